@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+// Penumbra: Quartz 2D's drawing model for headless Linux servers, on a GPU
+// through EGL + OpenGL ES 3, with a CPU reference rasterizer that defines the
+// correct pixels. See README.md and ../shared/DESIGN.md for the map.
+import PackageDescription
+
+let package = Package(
+    name: "Penumbra",
+    products: [
+        .library(name: "Penumbra", targets: ["Penumbra"]),
+        .executable(name: "penumbra", targets: ["penumbra"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: System libraries (a missing one names its Debian package)
+        .systemLibrary(
+            name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
+            providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+
+        // MARK: C shim that keeps libpng's setjmp/longjmp inside C
+        .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG"),
+
+        // MARK: Swift
+        .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
+        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU"], path: "Sources/Penumbra"),
+        .executableTarget(
+            name: "penumbra",
+            dependencies: ["Penumbra", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/penumbra"),
+
+        // MARK: Tests
+        .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraCore"], path: "Tests/PenumbraCoreTests",
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
+        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "penumbra"], path: "Tests/PenumbraTests"),
+    ],
+    swiftLanguageModes: [.v5]
+)

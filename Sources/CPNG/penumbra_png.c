@@ -1,0 +1,1 @@
+#include "penumbra_png.h"

@@ -1,0 +1,229 @@
+// GraphicsContext: the CGContext analogue. It keeps Quartz's graphics state
+// stack and records every drawing call into a DisplayList, resolving state as
+// it goes: paths are transformed and flattened into device polygons (strokes
+// are outlined in user space first), shadows become pixel offsets and sigmas,
+// clips become nodes of a clip tree. Rendering happens later, on whichever
+// renderer reads the list; the context itself never touches pixels.
+
+/// A recording graphics context with Quartz 2D's state model.
+public final class GraphicsContext {
+    /// The graphics state that `saveGState` / `restoreGState` save and restore as one unit.
+    public struct State: Hashable, Sendable {
+        /// The current transform: user space to device pixels.
+        public var ctm: AffineTransform
+        public var alpha: Double = 1
+        public var blendMode: BlendMode = .normal
+        public var shadow: Shadow? = nil
+        public var fillColor: Color = .black
+        public var strokeColor: Color = .black
+        public var strokeStyle = StrokeStyle()
+        /// Index into the display list's clip tree; nil is no clip.
+        public var clip: Int? = nil
+    }
+
+    private struct SavedState { var state: State; var startsLayer: Bool }
+
+    /// The current graphics state.
+    public private(set) var state: State
+    private var stack: [SavedState] = []
+    private var list: DisplayList
+
+    /// A context for a canvas of `width` x `height` pixels at `scale` pixels per point.
+    /// The initial transform maps points to pixels: scale(scale, scale).
+    public init(pixelWidth width: Int, pixelHeight height: Int, scale: Double = 1, background: Color? = nil) {
+        list = DisplayList(width: width, height: height, scale: scale, background: background)
+        state = State(ctm: AffineTransform(scaleX: scale, y: scale))
+    }
+
+    /// A context for a canvas of `size` points at `scale`: round(size * scale) pixels.
+    public convenience init(size: Size, scale: Double = 1, background: Color? = nil) {
+        self.init(pixelWidth: Int(roundHalfUp(size.width * scale)), pixelHeight: Int(roundHalfUp(size.height * scale)),
+                  scale: scale, background: background)
+    }
+
+    /// Canvas width in pixels.
+    public var pixelWidth: Int { list.width }
+    /// Canvas height in pixels.
+    public var pixelHeight: Int { list.height }
+    /// Pixels per point.
+    public var scale: Double { list.scale }
+    /// The current transform (CGContextGetCTM).
+    public var ctm: AffineTransform { state.ctm }
+    /// Depth of the save stack, layers included.
+    public var saveDepth: Int { stack.count }
+    /// Number of commands recorded so far.
+    public var commandCount: Int { list.commands.count }
+
+    /// The recorded display list, with layers still open ended in reverse order.
+    public var displayList: DisplayList {
+        var out = list
+        for saved in stack where saved.startsLayer { out.commands.append(.endLayer); _ = saved }
+        return out
+    }
+
+    // MARK: Graphics state (CGContextSaveGState / RestoreGState)
+
+    /// Pushes a copy of the graphics state.
+    public func saveGState() { stack.append(SavedState(state: state, startsLayer: false)) }
+
+    /// Pops the graphics state; ignored when nothing was saved since the innermost open layer.
+    public func restoreGState() {
+        guard let top = stack.last, !top.startsLayer else { return }
+        state = stack.removeLast().state
+    }
+
+    // MARK: Current transform
+
+    /// Concatenates `t` to the CTM: `t` applies first, in user space (CGContextConcatCTM).
+    public func concatenate(_ t: AffineTransform) { state.ctm = t.concatenating(state.ctm) }
+    /// CGContextTranslateCTM.
+    public func translateBy(x: Double, y: Double) { concatenate(AffineTransform(translationX: x, y: y)) }
+    /// CGContextScaleCTM.
+    public func scaleBy(x: Double, y: Double) { concatenate(AffineTransform(scaleX: x, y: y)) }
+    /// CGContextRotateCTM: [cos, sin, -sin, cos]; positive angles turn clockwise on screen.
+    public func rotate(by angle: Double) { concatenate(AffineTransform(rotationAngle: angle)) }
+
+    // MARK: Compositing state
+
+    /// CGContextSetAlpha (clamped to 0...1).
+    public func setAlpha(_ alpha: Double) { state.alpha = min(1, max(0, alpha)) }
+    /// CGContextSetBlendMode.
+    public func setBlendMode(_ mode: BlendMode) { state.blendMode = mode }
+    /// CGContextSetShadowWithColor: offset and blur in base-space points; nil colour is black at 1/3.
+    public func setShadow(offset: Size, blur: Double, color: Color? = nil) {
+        state.shadow = Shadow(offset: offset, blur: blur, color: color ?? .defaultShadow)
+    }
+    /// Removes the shadow (zero blur, zero offset, clear colour).
+    public func clearShadow() { state.shadow = nil }
+
+    // MARK: Paint and line style
+
+    public func setFillColor(_ color: Color) { state.fillColor = color }
+    public func setStrokeColor(_ color: Color) { state.strokeColor = color }
+    public func setLineWidth(_ width: Double) { state.strokeStyle.width = width }
+    public func setLineCap(_ cap: LineCap) { state.strokeStyle.cap = cap }
+    public func setLineJoin(_ join: LineJoin) { state.strokeStyle.join = join }
+    public func setMiterLimit(_ limit: Double) { state.strokeStyle.miterLimit = limit }
+    /// CGContextSetLineDash; empty `lengths` is a solid line.
+    public func setLineDash(phase: Double, lengths: [Double]) {
+        state.strokeStyle.dashPhase = phase; state.strokeStyle.dashLengths = lengths
+    }
+
+    // MARK: Clipping (CGContextClip)
+
+    /// Intersects the clip with the path's coverage under `rule`.
+    public func clip(to path: Path, using rule: FillRule = .nonzero) {
+        let shape = deviceShape(filling: path, rule: rule) ?? DeviceShape(contours: [], rule: rule)
+        list.clips.append(ClipNode(parent: state.clip, shape: shape))
+        state.clip = list.clips.count - 1
+    }
+
+    // MARK: Drawing paths (CGContextFillPath / EOFillPath / StrokePath)
+
+    /// Fills the path with the fill colour.
+    public func fill(_ path: Path, using rule: FillRule = .nonzero) {
+        guard let shape = deviceShape(filling: path, rule: rule) else { return }
+        list.commands.append(.fill(shape, state.fillColor, composite()))
+    }
+
+    /// Strokes the path with the stroke colour and line style.
+    public func stroke(_ path: Path) {
+        guard let shape = deviceShape(stroking: path) else { return }
+        list.commands.append(.fill(shape, state.strokeColor, composite()))
+    }
+
+    // MARK: Drawing images (UIImage drawInRect:blendMode:alpha:, drawAtPoint:)
+
+    /// Draws the image into `rect` (user space), with the image's own attributes (slicing,
+    /// rendering mode, flip). `blendMode` and `alpha` apply to this call only, shadow included.
+    public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1) {
+        guard state.ctm.isInvertible, !rect.isEmpty, image.bitmap.width > 0, image.bitmap.height > 0 else { return }
+        let tint: Color? = image.renderingMode == .template ? (image.tint ?? .black) : nil
+        let draw = ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: state.ctm, rect: rect.standardized,
+                             slicing: image.slicing, tint: tint, flippedHorizontally: image.isFlippedHorizontally)
+        var c = composite()
+        c.alpha *= min(1, max(0, alpha))
+        if let blendMode { c.blendMode = blendMode }
+        list.commands.append(.image(draw, c))
+    }
+
+    /// Draws the image at its natural size (in points) with its top-left corner at `point`.
+    public func draw(_ image: Image, at point: Point, blendMode: BlendMode? = nil, alpha: Double = 1) {
+        draw(image, in: Rect(origin: point, size: image.size), blendMode: blendMode, alpha: alpha)
+    }
+
+    // MARK: Gradients (CGContextDrawLinearGradient / DrawRadialGradient)
+
+    /// Fills the clip with a linear gradient from `start` (t = 0) to `end` (t = 1), user space.
+    public func drawLinearGradient(stops: [GradientStop], start: Point, end: Point,
+                                   extendStart: Bool = true, extendEnd: Bool = true) {
+        drawGradient(.linear(start: start, end: end), stops, extendStart, extendEnd)
+    }
+
+    /// Fills the clip with a two-circle radial gradient (the canvas rule), user space.
+    public func drawRadialGradient(stops: [GradientStop], startCenter: Point, startRadius: Double,
+                                   endCenter: Point, endRadius: Double, extendStart: Bool = true, extendEnd: Bool = true) {
+        drawGradient(.radial(startCenter: startCenter, startRadius: startRadius, endCenter: endCenter, endRadius: endRadius),
+                     stops, extendStart, extendEnd)
+    }
+
+    private func drawGradient(_ kind: GradientDraw.Kind, _ stops: [GradientStop], _ extendStart: Bool, _ extendEnd: Bool) {
+        guard state.ctm.isInvertible, !stops.isEmpty else { return }
+        let g = GradientDraw(kind: kind, stops: stops, extendStart: extendStart, extendEnd: extendEnd, transform: state.ctm)
+        list.commands.append(.gradient(g, composite()))
+    }
+
+    // MARK: Transparency layers (CGContextBeginTransparencyLayer / End)
+
+    /// Saves the state and starts a transparent layer over the whole plane with alpha 1, blend
+    /// `normal`, no shadow and no clip of its own. The alpha, blend mode, shadow and clip in force
+    /// now are used when the layer is composited at `endTransparencyLayer`.
+    public func beginTransparencyLayer() {
+        list.commands.append(.beginLayer(composite()))
+        stack.append(SavedState(state: state, startsLayer: true))
+        state.alpha = 1; state.blendMode = .normal; state.shadow = nil; state.clip = nil
+    }
+
+    /// Composites the innermost layer and restores the state saved at its beginning;
+    /// ignored when no layer is open.
+    public func endTransparencyLayer() {
+        guard let index = stack.lastIndex(where: \.startsLayer) else { return }
+        state = stack[index].state
+        stack.removeSubrange(index...)
+        list.commands.append(.endLayer)
+    }
+
+    /// Number of layers open now.
+    public var openLayerCount: Int { stack.reduce(0) { $0 + ($1.startsLayer ? 1 : 0) } }
+
+    // MARK: Resolving state
+
+    private func composite() -> CompositeState {
+        var shadow: DeviceShadow?
+        if let s = state.shadow, s.isVisible {
+            let k = list.scale
+            shadow = DeviceShadow(offset: Point(x: s.offset.width * k, y: s.offset.height * k), sigma: s.blur * k / 2, color: s.color)
+        }
+        return CompositeState(alpha: state.alpha, blendMode: state.blendMode, shadow: shadow, clip: state.clip)
+    }
+
+    /// The path transformed and flattened in device space; nil when it covers nothing.
+    private func deviceShape(filling path: Path, rule: FillRule) -> DeviceShape? {
+        guard state.ctm.isInvertible else { return nil }
+        let contours = path.flattened(transform: state.ctm).map(\.points).filter { $0.count >= 3 }
+        guard !contours.isEmpty else { return nil }
+        return DeviceShape(contours: contours, rule: rule)
+    }
+
+    /// The stroke outlined in user space, then transformed; nil when it covers nothing.
+    private func deviceShape(stroking path: Path) -> DeviceShape? {
+        let style = state.strokeStyle
+        guard state.ctm.isInvertible, style.width > 0, !path.isEmpty else { return nil }
+        let tolerance = flatteningTolerance / state.ctm.maximumStretch
+        let outline = Stroker.outline(path.flattened(tolerance: tolerance), style: style, tolerance: tolerance)
+        let ctm = state.ctm
+        let contours = outline.map { $0.map(ctm.apply) }.filter { $0.count >= 3 }
+        guard !contours.isEmpty else { return nil }
+        return DeviceShape(contours: contours, rule: .nonzero)
+    }
+}

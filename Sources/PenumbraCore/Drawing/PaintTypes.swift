@@ -1,0 +1,70 @@
+// Paint commands beyond solid colour: images and gradients, as the display
+// list carries them to the renderers (user-space geometry plus the device
+// transform; renderers map pixel centres back through its inverse).
+
+/// How the middle regions of a nine-slice image fill their space (UIImageResizingMode).
+public enum ResizingMode: String, Sendable, Hashable, CaseIterable { case tile, stretch }
+
+/// Whether an image draws its own colours or the tint with its alpha (UIImageRenderingMode).
+public enum RenderingMode: String, Sendable, Hashable, CaseIterable { case original, template }
+
+/// Cap insets (image points) and resizing mode of a resizable image.
+public struct NineSlice: Hashable, Sendable {
+    public var capInsets: EdgeInsets
+    public var mode: ResizingMode
+    public init(capInsets: EdgeInsets, mode: ResizingMode = .tile) { self.capInsets = capInsets; self.mode = mode }
+}
+
+/// An image drawn into a destination rectangle.
+public struct ImageDraw: Hashable, Sendable {
+    /// The (already cropped) premultiplied pixels.
+    public var bitmap: Bitmap
+    /// Image pixels per image point.
+    public var scale: Double
+    /// User space to device pixels.
+    public var transform: AffineTransform
+    /// Destination rectangle in user space.
+    public var rect: Rect
+    /// Nine-slice resizing, nil for a plain image.
+    public var slicing: NineSlice?
+    /// Template tint: draws this colour with the image's alpha; nil draws the image's colours.
+    public var tint: Color?
+    /// Mirror the finished drawing horizontally within `rect`.
+    public var flippedHorizontally: Bool
+    public init(bitmap: Bitmap, scale: Double, transform: AffineTransform, rect: Rect,
+                slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false) {
+        self.bitmap = bitmap; self.scale = scale; self.transform = transform; self.rect = rect
+        self.slicing = slicing; self.tint = tint; self.flippedHorizontally = flippedHorizontally
+    }
+}
+
+/// One colour stop of a gradient.
+public struct GradientStop: Hashable, Sendable {
+    /// Position in 0...1; stops are sorted and an equal pair is a hard step.
+    public var offset: Double
+    public var color: Color
+    public init(offset: Double, color: Color) { self.offset = offset; self.color = color }
+}
+
+/// A gradient that fills the current clip.
+public struct GradientDraw: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// Parameter 0 at `start`, 1 at `end`, constant along perpendiculars.
+        case linear(start: Point, end: Point)
+        /// The canvas two-circle gradient: the largest t whose circle (lerped centre and radius) holds the point.
+        case radial(startCenter: Point, startRadius: Double, endCenter: Point, endRadius: Double)
+    }
+    public var kind: Kind
+    public var stops: [GradientStop]
+    /// Paint the first colour before t = 0.
+    public var extendStart: Bool
+    /// Paint the last colour after t = 1.
+    public var extendEnd: Bool
+    /// User space to device pixels.
+    public var transform: AffineTransform
+    public init(kind: Kind, stops: [GradientStop], extendStart: Bool = true, extendEnd: Bool = true,
+                transform: AffineTransform) {
+        self.kind = kind; self.stops = stops; self.extendStart = extendStart; self.extendEnd = extendEnd
+        self.transform = transform
+    }
+}

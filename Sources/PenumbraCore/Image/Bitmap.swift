@@ -1,0 +1,56 @@
+// Bitmap: the one pixel buffer of the project: 8-bit RGBA, premultiplied alpha,
+// rows top to bottom with no padding. Renderers write it; PNG I/O reads and
+// writes it (un-premultiplying only at the file boundary).
+
+/// An 8-bit premultiplied RGBA pixel buffer, rows top to bottom, 4 bytes a pixel.
+public struct Bitmap: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes: R, G, B, A, premultiplied.
+    public var pixels: [UInt8]
+
+    /// A transparent bitmap.
+    public init(width: Int, height: Int) {
+        precondition(width >= 0 && height >= 0)
+        self.width = width; self.height = height
+        pixels = [UInt8](repeating: 0, count: width * height * 4)
+    }
+    /// Wraps existing premultiplied pixels; `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "pixel count does not match the size")
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
+    /// The premultiplied pixel at (x, y).
+    public subscript(x: Int, y: Int) -> SIMD4<UInt8> {
+        get {
+            let i = (y * width + x) * 4
+            return SIMD4(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            pixels[i] = newValue[0]; pixels[i + 1] = newValue[1]; pixels[i + 2] = newValue[2]; pixels[i + 3] = newValue[3]
+        }
+    }
+
+    /// True when every pixel's alpha is 255.
+    public var isOpaque: Bool {
+        var i = 3
+        while i < pixels.count { if pixels[i] != 255 { return false }; i += 4 }
+        return true
+    }
+}
+
+/// Rounds half up, as every rounding in the scene format does.
+@inlinable public func roundHalfUp(_ x: Double) -> Double { (x + 0.5).rounded(.down) }
+
+/// Premultiplies one straight-alpha channel value: round(c * a / 255).
+@inlinable public func premultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
+    UInt8((Int(c) * Int(a) * 2 + 255) / 510)
+}
+
+/// Un-premultiplies one channel value: round(c * 255 / a), 0 when a is 0.
+@inlinable public func unpremultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
+    guard a != 0 else { return 0 }
+    return UInt8(min(255, (Int(c) * 255 * 2 + Int(a)) / (2 * Int(a))))
+}

@@ -1,0 +1,61 @@
+// Image: the UIImage analogue. Pixels (premultiplied, shared copy-on-write)
+// plus the presentation attributes that UIKit keeps on the image rather than
+// in the context: scale, cap insets and resizing mode, rendering mode, a
+// horizontal flip. Cropping is eager and exact: the crop rectangle is
+// rounded out to whole pixels (CGRectIntegral), so cutting the pixels out is
+// the same as sampling the sub-rectangle clamped to its edges.
+
+/// A premultiplied RGBA8 image with a scale and UIKit's drawing attributes.
+public struct Image: Hashable, Sendable {
+    public var bitmap: Bitmap
+    /// Pixels per point (2 for an @2x image).
+    public var scale: Double
+    /// Nine-slice resizing, nil for a plain image (UIImage.resizableImage(withCapInsets:resizingMode:)).
+    public var slicing: NineSlice?
+    /// `.template` draws the tint with the image's alpha (UIImage.withRenderingMode(_:)).
+    public var renderingMode: RenderingMode
+    /// The tint used in template mode (black when nil, like a UIImageView with no tint).
+    public var tint: Color?
+    /// Mirrors the drawing within its rectangle (UIImage.withHorizontallyFlippedOrientation()).
+    public var isFlippedHorizontally: Bool
+
+    /// Wraps a bitmap; `scale` is pixels per point.
+    public init(bitmap: Bitmap, scale: Double = 1) {
+        self.bitmap = bitmap; self.scale = scale
+        slicing = nil; renderingMode = .original; tint = nil; isFlippedHorizontally = false
+    }
+
+    /// Size in points: pixel size divided by the scale.
+    public var size: Size { Size(width: Double(bitmap.width) / scale, height: Double(bitmap.height) / scale) }
+
+    /// A resizable (nine-slice) copy with cap insets in points.
+    public func resizable(capInsets: EdgeInsets, mode: ResizingMode = .tile) -> Image {
+        var copy = self; copy.slicing = NineSlice(capInsets: capInsets, mode: mode); return copy
+    }
+    /// A copy drawn as `mode` says; `tint` is the template colour.
+    public func withRenderingMode(_ mode: RenderingMode, tint: Color? = nil) -> Image {
+        var copy = self; copy.renderingMode = mode; copy.tint = tint ?? self.tint; return copy
+    }
+    /// A copy mirrored horizontally within its drawing rectangle.
+    public func flippedHorizontally() -> Image {
+        var copy = self; copy.isFlippedHorizontally.toggle(); return copy
+    }
+
+    /// The pixels inside `rect` (image points): scaled to pixels, rounded out to whole pixels and
+    /// intersected with the image (CGImageCreateWithImageInRect). Nil when nothing remains.
+    public func cropped(to rect: Rect) -> Image? {
+        let px = Rect(x: rect.minX * scale, y: rect.minY * scale, width: rect.width * scale, height: rect.height * scale).integral
+        guard let r = px.intersection(Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))) else { return nil }
+        let x0 = Int(r.minX), y0 = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        bitmap.pixels.withUnsafeBufferPointer { src in
+            for row in 0..<h {
+                let s = ((y0 + row) * bitmap.width + x0) * 4
+                for i in 0..<(w * 4) { out[row * w * 4 + i] = src[s + i] }
+            }
+        }
+        var copy = self
+        copy.bitmap = Bitmap(width: w, height: h, pixels: out)
+        return copy
+    }
+}

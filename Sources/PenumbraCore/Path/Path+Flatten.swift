@@ -1,0 +1,131 @@
+// Flattening: curves to polylines, shared by both renderers and by the
+// stroker, so parity of geometry holds by construction.
+//
+// Béziers use Wang's formula: n = ceil(sqrt(d(d-1)/8 * M / tol)) uniform
+// pieces, M the largest second difference of the control points, keeps every
+// piece within `tol` of the curve. Conics (ellipses, arcs) are halved exactly
+// (a half of a conic is a conic) until the deviation bound w h / (1 + w)
+// (h: distance from the control point to the chord) is within `tol`.
+// The scene format asks for 1/64 px in device space: fills transform first
+// and flatten with 1/64; strokes flatten in user space with 1/64 divided by
+// the transform's largest stretch.
+
+/// The device-space flattening tolerance of the scene format, in pixels.
+public let flatteningTolerance: Double = 1.0 / 64.0
+
+/// Most pieces one curve may become: a guard against absurd coordinates, far above what any
+/// on-canvas curve needs at 1/64 px (a circle of radius 10^6 px needs about 18,000 in all).
+let maximumPiecesPerCurve = 1 << 16
+
+extension Path {
+    /// The path mapped through `transform` and flattened to polylines within `tolerance`.
+    public func flattened(transform: AffineTransform = .identity, tolerance: Double = flatteningTolerance) -> [FlatSubpath] {
+        var result: [FlatSubpath] = []
+        var points: [Point] = []
+        var smooth: [Bool] = []
+        var hasSegment = false
+        var current = Point.zero
+
+        func finish(closed: Bool) {
+            if hasSegment, !points.isEmpty {
+                if closed, points.count > 1, points.last == points.first { points.removeLast(); smooth.removeLast() }
+                smooth[smooth.count - 1] = false
+                smooth[0] = false
+                result.append(FlatSubpath(points: points, smooth: smooth, isClosed: closed))
+            }
+            points = []; smooth = []; hasSegment = false
+        }
+        func begin(_ p: Point) { points = [p]; smooth = [false]; current = p }
+        // Appends the interior and end points of one element; interior ones are smooth.
+        func appendCurvePoints(_ pts: [Point]) {
+            hasSegment = true
+            for (i, p) in pts.enumerated() {
+                points.append(p); smooth.append(i < pts.count - 1)
+            }
+            current = pts.last ?? current
+        }
+
+        for element in elements {
+            switch element {
+            case .move(let p):
+                finish(closed: false)
+                begin(transform.apply(p))
+            case .line(let p):
+                appendCurvePoints([transform.apply(p)])
+            case .quad(let c, let p):
+                appendCurvePoints(Flattener.quad(current, transform.apply(c), transform.apply(p), tolerance))
+            case .cubic(let c1, let c2, let p):
+                appendCurvePoints(Flattener.cubic(current, transform.apply(c1), transform.apply(c2), transform.apply(p), tolerance))
+            case .conic(let c, let p, let w):
+                appendCurvePoints(Flattener.conic(current, transform.apply(c), transform.apply(p), w, tolerance))
+            case .close:
+                hasSegment = true
+                let start = points.first ?? current
+                finish(closed: true)
+                begin(start)
+            }
+        }
+        finish(closed: false)
+        return result
+    }
+}
+
+/// Curve flattening primitives: each returns the points after the start, ending at the end point.
+enum Flattener {
+    static func pieceCount(secondDifference m: Double, degreeFactor: Double, tolerance: Double) -> Int {
+        guard m.isFinite, tolerance > 0 else { return 1 }
+        let n = (degreeFactor * m / tolerance).squareRoot().rounded(.up)
+        guard n.isFinite else { return maximumPiecesPerCurve }
+        return max(1, min(maximumPiecesPerCurve, Int(n)))
+    }
+
+    static func quad(_ p0: Point, _ p1: Point, _ p2: Point, _ tol: Double) -> [Point] {
+        let m = (p0 - 2 * p1 + p2).length
+        let n = pieceCount(secondDifference: m, degreeFactor: 0.25, tolerance: tol)
+        var out: [Point] = []
+        out.reserveCapacity(n)
+        for i in 1..<n {
+            let t = Double(i) / Double(n), u = 1 - t
+            out.append(u * u * p0 + 2 * u * t * p1 + t * t * p2)
+        }
+        out.append(p2)
+        return out
+    }
+
+    static func cubic(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ tol: Double) -> [Point] {
+        let m = max((p0 - 2 * p1 + p2).length, (p1 - 2 * p2 + p3).length)
+        let n = pieceCount(secondDifference: m, degreeFactor: 0.75, tolerance: tol)
+        var out: [Point] = []
+        out.reserveCapacity(n)
+        for i in 1..<n {
+            let t = Double(i) / Double(n), u = 1 - t
+            out.append(u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3)
+        }
+        out.append(p3)
+        return out
+    }
+
+    static func conic(_ p0: Point, _ p1: Point, _ p2: Point, _ w: Double, _ tol: Double) -> [Point] {
+        var out: [Point] = []
+        subdivideConic(p0, p1, p2, w, tol, depth: 0, into: &out)
+        return out
+    }
+
+    /// Halves the conic until its deviation from the chord is within `tol` (at most 16 levels).
+    private static func subdivideConic(_ p0: Point, _ p1: Point, _ p2: Point, _ w: Double, _ tol: Double,
+                                       depth: Int, into out: inout [Point]) {
+        let chord = p2 - p0
+        let len = chord.length
+        let h = len > 0 ? abs(chord.cross(p1 - p0)) / len : (p1 - p0).length
+        let deviation = w * h / (1 + w)
+        if (deviation <= tol && h.isFinite) || depth >= 16 || !deviation.isFinite {
+            out.append(p2); return
+        }
+        let mid = (p0 + 2 * w * p1 + p2) * (1 / (2 * (1 + w)))
+        let c0 = (p0 + w * p1) * (1 / (1 + w))
+        let c1 = (w * p1 + p2) * (1 / (1 + w))
+        let w2 = ((1 + w) / 2).squareRoot()
+        subdivideConic(p0, c0, mid, w2, tol, depth: depth + 1, into: &out)
+        subdivideConic(mid, c1, p2, w2, tol, depth: depth + 1, into: &out)
+    }
+}
