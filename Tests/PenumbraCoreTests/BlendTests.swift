@@ -5,7 +5,7 @@
 // on premultiplied values, and Porter-Duff by its (Fa, Fb) table. Both results are
 // rounded to 8 bits as the scene format stores them and must agree within 1/255.
 import XCTest
-@testable import PenumbraCore
+import PenumbraCore
 
 /// SplitMix64: a small seeded generator, so failures reproduce.
 private struct SplitMix64: RandomNumberGenerator {
@@ -294,6 +294,28 @@ final class BlendTests: XCTestCase {
             }
             XCTAssertEqual(changes, !mode.preservesDestinationWhereSourceIsClear, "\(mode)")
         }
+    }
+
+    func testRowStoreRoundsHalfUpAtEveryBoundary() {
+        // Opaque sources copied at full coverage: the stored byte is exactly the scene
+        // format's rounding of the channel value, including values on and beside x.5.
+        var values: [Float] = []
+        for k in 0...255 {
+            let centre = Float(k) / 255, boundary = (Float(k) + 0.5) / 255
+            values += [centre, centre.nextUp, centre.nextDown, boundary, boundary.nextUp, boundary.nextDown]
+        }
+        values = values.filter { $0 >= 0 && $0 <= 1 }
+        let sources = values.map { SIMD4<Float>($0, $0, $0, 1) }
+        let coverage = [Float](repeating: 1, count: sources.count)
+        var pixels = [UInt8](repeating: 0, count: 4 * sources.count)
+        sources.withUnsafeBufferPointer { src in coverage.withUnsafeBufferPointer { cov in
+            pixels.withUnsafeMutableBufferPointer { BlendMode.copy.blendRow(sources: src, coverage: cov, destination: $0) }
+        } }
+        for (i, v) in values.enumerated() {
+            XCTAssertEqual(pixels[4 * i], UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down)), "value \(v)")
+            XCTAssertEqual(pixels[4 * i + 3], 255)
+        }
+        XCTAssertEqual(pixels[4 * values.firstIndex(of: 0.5)!], 128)
     }
 
     func testRowCompositeMatchesThePerPixelCompositeRoundedHalfUp() {

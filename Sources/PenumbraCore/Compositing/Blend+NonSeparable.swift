@@ -62,7 +62,7 @@ extension BlendKernel {
     /// The premultiplied general form with a non-separable blend result.
     @inlinable @inline(__always)
     static func nonSeparable(_ s: SIMD4<Float>, _ d: SIMD4<Float>, blended b: SIMD4<Float>) -> SIMD4<Float> {
-        general(s, d, blended: b.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)))
+        general(s, d, blended: clamp(b, lower: .zero, upper: SIMD4(repeating: 1)))
     }
 
     /// `B(Cb, Cs) = SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))`.
