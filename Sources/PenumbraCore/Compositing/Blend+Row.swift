@@ -1,0 +1,167 @@
+// Blend+Row: the composite of a whole row of 8-bit premultiplied pixels, for the CPU
+// renderer's inner loop. The switch on the blend mode happens once per row; each case
+// runs the row loop specialised (generic over a kernel type and a source type, which
+// Swift specialises reliably where closures stay indirect calls), so the per-pixel
+// work is straight, inlined SIMD4<Float> arithmetic.
+//
+// Per pixel it is exactly `composite(source:destination:coverage:mode:)` on the
+// destination read as `byte / 255`, stored back rounded half up,
+// `UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down))` (SCENE_FORMAT.md,
+// Precision: "stored into the 8-bit premultiplied target, rounded to nearest").
+// Pixels with zero coverage are skipped (they would be stored back unchanged), as
+// are pixels with a transparent source in modes that preserve the destination there.
+
+extension BlendMode {
+    /// Composites a constant premultiplied `source` into a row of 8-bit premultiplied
+    /// RGBA pixels, one coverage value per pixel (`result = dst + coverage * (blend(src,
+    /// dst) - dst)`), rounding each channel half up.
+    ///
+    /// `destination` holds `4 * coverage.count` bytes (R, G, B, A per pixel).
+    public func blendRow(source: SIMD4<Float>, coverage: UnsafeBufferPointer<Float>,
+                         destination: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
+        if source.w <= 0, preservesDestinationWhereSourceIsClear { return }
+        dispatchRow(ConstantRowSource(color: source), coverage: coverage, destination: destination)
+    }
+
+    /// Composites one premultiplied source colour per pixel (`sources[i]` over pixel `i`)
+    /// into a row of 8-bit premultiplied RGBA pixels, one coverage value per pixel,
+    /// rounding each channel half up.
+    ///
+    /// `sources.count` equals `coverage.count`; `destination` holds `4 * coverage.count` bytes.
+    public func blendRow(sources: UnsafeBufferPointer<SIMD4<Float>>, coverage: UnsafeBufferPointer<Float>,
+                         destination: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(sources.count == coverage.count, "one source colour per coverage value")
+        precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
+        guard let base = sources.baseAddress else { return }
+        dispatchRow(BufferRowSource(base: base), coverage: coverage, destination: destination)
+    }
+
+    /// Switches once on the mode to the row loop specialised for its kernel.
+    private func dispatchRow<Source: RowSource>(_ source: Source, coverage: UnsafeBufferPointer<Float>,
+                                                destination: UnsafeMutableBufferPointer<UInt8>) {
+        let count = coverage.count
+        guard count > 0, let pixels = destination.baseAddress, let coverage = coverage.baseAddress else { return }
+        let skipClear = preservesDestinationWhereSourceIsClear
+        switch self {
+        case .normal: compositeRow(NormalKernel.self, source, count, coverage, pixels, skipClear)
+        case .multiply: compositeRow(MultiplyKernel.self, source, count, coverage, pixels, skipClear)
+        case .screen: compositeRow(ScreenKernel.self, source, count, coverage, pixels, skipClear)
+        case .overlay: compositeRow(OverlayKernel.self, source, count, coverage, pixels, skipClear)
+        case .darken: compositeRow(DarkenKernel.self, source, count, coverage, pixels, skipClear)
+        case .lighten: compositeRow(LightenKernel.self, source, count, coverage, pixels, skipClear)
+        case .colorDodge: compositeRow(ColorDodgeKernel.self, source, count, coverage, pixels, skipClear)
+        case .colorBurn: compositeRow(ColorBurnKernel.self, source, count, coverage, pixels, skipClear)
+        case .softLight: compositeRow(SoftLightKernel.self, source, count, coverage, pixels, skipClear)
+        case .hardLight: compositeRow(HardLightKernel.self, source, count, coverage, pixels, skipClear)
+        case .difference: compositeRow(DifferenceKernel.self, source, count, coverage, pixels, skipClear)
+        case .exclusion: compositeRow(ExclusionKernel.self, source, count, coverage, pixels, skipClear)
+        case .hue: compositeRow(HueKernel.self, source, count, coverage, pixels, skipClear)
+        case .saturation: compositeRow(SaturationKernel.self, source, count, coverage, pixels, skipClear)
+        case .color: compositeRow(ColorKernel.self, source, count, coverage, pixels, skipClear)
+        case .luminosity: compositeRow(LuminosityKernel.self, source, count, coverage, pixels, skipClear)
+        case .clear: compositeRow(ClearKernel.self, source, count, coverage, pixels, skipClear)
+        case .copy: compositeRow(CopyKernel.self, source, count, coverage, pixels, skipClear)
+        case .sourceIn: compositeRow(SourceInKernel.self, source, count, coverage, pixels, skipClear)
+        case .sourceOut: compositeRow(SourceOutKernel.self, source, count, coverage, pixels, skipClear)
+        case .sourceAtop: compositeRow(SourceAtopKernel.self, source, count, coverage, pixels, skipClear)
+        case .destinationOver: compositeRow(DestinationOverKernel.self, source, count, coverage, pixels, skipClear)
+        case .destinationIn: compositeRow(DestinationInKernel.self, source, count, coverage, pixels, skipClear)
+        case .destinationOut: compositeRow(DestinationOutKernel.self, source, count, coverage, pixels, skipClear)
+        case .destinationAtop: compositeRow(DestinationAtopKernel.self, source, count, coverage, pixels, skipClear)
+        case .xor: compositeRow(XorKernel.self, source, count, coverage, pixels, skipClear)
+        case .plusDarker: compositeRow(PlusDarkerKernel.self, source, count, coverage, pixels, skipClear)
+        case .plusLighter: compositeRow(PlusLighterKernel.self, source, count, coverage, pixels, skipClear)
+        }
+    }
+}
+
+private typealias Color4 = SIMD4<Float>
+
+/// Where the row's source colours come from.
+private protocol RowSource { func color(at index: Int) -> Color4 }
+
+/// One colour for the whole row (a solid paint).
+private struct ConstantRowSource: RowSource {
+    let color: Color4
+    @inline(__always) func color(at index: Int) -> Color4 { color }
+}
+
+/// One colour per pixel (a gradient or image span).
+private struct BufferRowSource: RowSource {
+    let base: UnsafePointer<Color4>
+    @inline(__always) func color(at index: Int) -> Color4 { base[index] }
+}
+
+/// A blend formula as a type, so that the row loop specialises on it.
+private protocol RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 }
+
+private enum NormalKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.normal(s, d) } }
+private enum MultiplyKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.multiply(s, d) } }
+private enum ScreenKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.screen(s, d) } }
+private enum OverlayKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.overlay(s, d) } }
+private enum DarkenKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.darken(s, d) } }
+private enum LightenKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.lighten(s, d) } }
+private enum ColorDodgeKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.colorDodge(s, d) } }
+private enum ColorBurnKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.colorBurn(s, d) } }
+private enum SoftLightKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.softLight(s, d) } }
+private enum HardLightKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.hardLight(s, d) } }
+private enum DifferenceKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.difference(s, d) } }
+private enum ExclusionKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.exclusion(s, d) } }
+private enum HueKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.hue(s, d) } }
+private enum SaturationKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.saturation(s, d) } }
+private enum ColorKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.color(s, d) } }
+private enum LuminosityKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.luminosity(s, d) } }
+private enum ClearKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.clear(s, d) } }
+private enum CopyKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.copy(s, d) } }
+private enum SourceInKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceIn(s, d) } }
+private enum SourceOutKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceOut(s, d) } }
+private enum SourceAtopKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceAtop(s, d) } }
+private enum DestinationOverKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.destinationOver(s, d) } }
+private enum DestinationInKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.destinationIn(s, d) } }
+private enum DestinationOutKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.destinationOut(s, d) } }
+private enum DestinationAtopKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.destinationAtop(s, d) } }
+private enum XorKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.xor(s, d) } }
+private enum PlusDarkerKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.plusDarker(s, d) } }
+private enum PlusLighterKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.plusLighter(s, d) } }
+
+/// The row loop for one kernel and one source kind: read, blend, mix by coverage,
+/// clamp, round, store. Per pixel exactly `composite(source:destination:coverage:mode:)`.
+@inline(__always)
+private func compositeRow<Kernel: RowKernel, Source: RowSource>(
+    _ kernel: Kernel.Type, _ source: Source, _ count: Int, _ coverage: UnsafePointer<Float>,
+    _ pixels: UnsafeMutablePointer<UInt8>, _ skipClearSource: Bool
+) {
+    let raw = UnsafeMutableRawPointer(pixels)
+    for i in 0..<count {
+        let t = coverage[i]
+        if !(t > 0) { continue }
+        let s = source.color(at: i)
+        if skipClearSource, s.w <= 0 { continue }
+        let offset = i &* 4
+        let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
+        let d = Color4(Float(bytes.x), Float(bytes.y), Float(bytes.z), Float(bytes.w)) / 255
+        let blended = BlendKernel.validPremultiplied(Kernel.blend(s, d))
+        let mixed = t >= 1 ? blended : BlendKernel.validPremultiplied(d + t * (blended - d))
+        raw.storeBytes(of: storedBytes(mixed), toByteOffset: offset, as: SIMD4<UInt8>.self)
+    }
+}
+
+/// `UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down))` per channel: round half up.
+///
+/// Branch-free and exact: after the clamp x is in 0...255, `(x + 2^23) - 2^23` is x
+/// rounded to the nearest integer (ties to even), one less where that rounded up gives
+/// floor(x), and `floor(x) + 2^23` carries the integer in its low mantissa bits. The
+/// standard library's checked `UInt8(Float)` costs three times as much, and its generic
+/// SIMD conversions with a rounding rule a hundred times as much.
+@inline(__always)
+private func storedBytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
+    let magic: Float = 8_388_608  // 2^23
+    let x = BlendKernel.clamp(v * 255 + 0.5, lower: .zero, upper: SIMD4(repeating: 255))
+    let nearest = (x + magic) - magic
+    let roundedUp = SIMD4<Float>(nearest.x > x.x ? 1 : 0, nearest.y > x.y ? 1 : 0,
+                                 nearest.z > x.z ? 1 : 0, nearest.w > x.w ? 1 : 0)
+    let shifted = (nearest - roundedUp) + magic
+    return SIMD4(UInt8(truncatingIfNeeded: shifted.x.bitPattern), UInt8(truncatingIfNeeded: shifted.y.bitPattern),
+                 UInt8(truncatingIfNeeded: shifted.z.bitPattern), UInt8(truncatingIfNeeded: shifted.w.bitPattern))
+}
