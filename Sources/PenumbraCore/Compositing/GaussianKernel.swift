@@ -1,0 +1,100 @@
+// GaussianKernel: the one definition of the shadow blur's weights, shared by
+// both renderers (DESIGN.md: "blur kernel weights ... written once in the
+// core"). SCENE_FORMAT.md, Shadows: "a horizontal then a vertical pass of a
+// kernel with radius `ceil(3 * sigma)` pixels, weights `exp(-x^2 / (2
+// sigma^2))` for integer x, normalised to sum 1, computed in floating point.
+// `blur` 0 means a hard shadow."
+//
+// Approach: the radius is `ceil(3 * sigma)` evaluated in Double; the weights
+// and their sum are computed in Double and each normalised weight is rounded
+// once to Float. The CPU blur multiplies by exactly these Floats and the GPU
+// renderer uploads exactly these Floats (bit for bit) to its shader, so the
+// two backends start from identical weights and only the accumulation order
+// matters (see Blur.swift in PenumbraCPU for that order).
+
+import Foundation
+
+/// A normalised, symmetric 1D Gaussian kernel for the separable shadow blur.
+///
+/// `weights[i]` is the weight of the sample at offset `i - radius` pixels from
+/// the output pixel, for `i` in `0...2*radius`. The GPU renderer uploads exactly
+/// these `Float` values (bit for bit) so that both renderers multiply by the same
+/// numbers.
+public struct GaussianKernel: Hashable, Sendable {
+    /// The standard deviation in pixels, as given (`blur * scale / 2` for a shadow).
+    public let sigma: Double
+    /// The number of taps on each side of the centre: `ceil(3 * sigma)`, or 0 for an
+    /// identity kernel (see ``radius(forSigma:)``).
+    public let radius: Int
+    /// The `2 * radius + 1` weights, offsets `-radius...radius` in increasing order.
+    /// Symmetric; computed and normalised in `Double`, then each rounded once to `Float`
+    /// (so their `Float` sum is 1 only to within rounding).
+    public let weights: [Float]
+
+    /// The identity kernel: radius 0, weights `[1]` (a hard shadow, `blur` 0).
+    public static let identity = GaussianKernel(sigma: 0)
+
+    /// Builds the kernel for a standard deviation of `sigma` pixels.
+    ///
+    /// `sigma <= 0`, a non-finite sigma, or a sigma so small that the off-centre weights
+    /// would not be normal `Float`s gives the identity kernel (radius 0, weights `[1]`);
+    /// otherwise the radius is `ceil(3 * sigma)` and the weight at offset `x` is
+    /// `exp(-x^2 / (2 sigma^2)) / sum`, evaluated in `Double`.
+    public init(sigma: Double) {
+        self.sigma = sigma
+        let radius = GaussianKernel.radius(forSigma: sigma)
+        self.radius = radius
+        guard radius > 0 else { weights = [1]; return }
+
+        // Unnormalised half kernel, offsets 0...radius, in Double.
+        let twoSigmaSquared = 2 * sigma * sigma
+        var half = [Double](repeating: 0, count: radius + 1)
+        for x in 0...radius {
+            half[x] = exp(-Double(x * x) / twoSigmaSquared)
+        }
+        // Sum from the smallest terms up (outermost first) for accuracy; the centre counts once.
+        var sideSum = 0.0
+        for x in stride(from: radius, through: 1, by: -1) { sideSum += half[x] }
+        let sum = half[0] + 2 * sideSum
+
+        var weights = [Float](repeating: 0, count: 2 * radius + 1)
+        for x in 0...radius {
+            let w = Float(half[x] / sum)
+            weights[radius + x] = w
+            weights[radius - x] = w
+        }
+        self.weights = weights
+    }
+
+    /// The kernel of a shadow: `sigma = blur * scale / 2` pixels (SCENE_FORMAT.md, the HTML
+    /// canvas convention for `shadowBlur`), `blur` in base-space points. Both renderers build
+    /// their kernel here so that sigma is rounded the same way.
+    public init(shadowBlur blur: Double, scale: Double) {
+        self.init(sigma: GaussianKernel.sigma(shadowBlur: blur, scale: scale))
+    }
+
+    /// The standard deviation in pixels of a shadow's blur: `blur * scale / 2`, in that order.
+    public static func sigma(shadowBlur blur: Double, scale: Double) -> Double {
+        blur * scale / 2
+    }
+
+    /// The radius of the kernel for `sigma`, without building it: `ceil(3 * sigma)` in
+    /// `Double`, as SCENE_FORMAT.md says, with one exception.
+    ///
+    /// The exception is a "tiny" sigma: when the first off-centre weight
+    /// `exp(-1 / (2 sigma^2))` (which bounds every normalised off-centre weight from above)
+    /// is below `Float.leastNormalMagnitude` (about sigma < 0.0757), the radius is 0. Such
+    /// a kernel changes no value by more than 1e-38, far below what 8 bits can show, and
+    /// its subnormal weights would be flushed to zero by many GPUs; making it exactly the
+    /// identity keeps both renderers identical. Also 0 for `sigma <= 0` and non-finite
+    /// sigmas. Traps for a sigma whose radius exceeds `Int32.max` (the scene decoder bounds
+    /// `blur` to 0...256). Callers size the blur's plane with this margin on every side.
+    public static func radius(forSigma sigma: Double) -> Int {
+        guard sigma.isFinite, sigma > 0 else { return 0 }
+        let firstOffCentre = exp(-1 / (2 * sigma * sigma))
+        guard firstOffCentre >= Double(Float.leastNormalMagnitude) else { return 0 }
+        let radius = (3 * sigma).rounded(.up)
+        precondition(radius <= Double(Int32.max), "blur sigma \(sigma) is too large")
+        return Int(radius)
+    }
+}
