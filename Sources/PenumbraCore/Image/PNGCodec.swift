@@ -1,20 +1,193 @@
-// INTERIM signatures; the libpng-backed codec replaces this file.
-/// A PNG that could not be read or written.
+// PNGCodec: PNG files to and from premultiplied Bitmaps, through libpng.
+//
+// Every libpng call happens in the CPNG shim, which keeps setjmp/longjmp in C
+// and returns an error code and libpng's message; here those become
+// `PNGError`s. The shim speaks straight (un-premultiplied) RGBA8 only; this
+// file premultiplies after reading and un-premultiplies before writing, with
+// the scene format's roundings (SCENE_FORMAT.md, "Coordinates, colours,
+// pixels"):
+//
+// > Stored pixels are premultiplied (`round(c * a / 255)`); PNG files are
+// > written un-premultiplied (`round(c * 255 / a)`; every rounding in this
+// > document rounds halves up), as PNG requires, with an sRGB chunk
+// > (perceptual intent), as RGB without an alpha channel when every pixel is
+// > opaque, and with no timestamp, so the same pixels always give the same
+// > bytes. On reading, 16-bit channels are scaled (not truncated) to 8 bits;
+// > gamma and ICC chunks are ignored.
+//
+// Decoding reads the header first and checks the pixel limit before the
+// pixel buffer (or anything proportional to the width) is allocated, so a
+// small file that claims to be huge fails fast.
+import CPNG
+
+/// A PNG that could not be read or written; `message` says why, starting with "PNG: ".
 public struct PNGError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, e.g. "PNG: IDAT: CRC error".
     public var message: String
+    /// An error with this message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
+
 /// PNG row filters (libpng's PNG_FILTER_*); `adaptive` lets libpng choose per row.
-public enum PNGFilter: String, Sendable, Hashable, CaseIterable { case none, sub, up, average, paeth, adaptive }
+public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
+    /// Filter type 0: bytes as they are.
+    case none
+    /// Filter type 1: difference from the pixel to the left.
+    case sub
+    /// Filter type 2: difference from the pixel above.
+    case up
+    /// Filter type 3: difference from the average of left and above.
+    case average
+    /// Filter type 4: difference from the Paeth predictor.
+    case paeth
+    /// libpng picks the filter of each row among all five (its minimum-sum heuristic).
+    case adaptive
+
+    var shimValue: penumbra_png_filter {
+        switch self {
+        case .none: return PENUMBRA_PNG_FILTER_NONE
+        case .sub: return PENUMBRA_PNG_FILTER_SUB
+        case .up: return PENUMBRA_PNG_FILTER_UP
+        case .average: return PENUMBRA_PNG_FILTER_AVERAGE
+        case .paeth: return PENUMBRA_PNG_FILTER_PAETH
+        case .adaptive: return PENUMBRA_PNG_FILTER_ADAPTIVE
+        }
+    }
+}
+
 /// Reads and writes PNG through libpng, behind a C shim that keeps setjmp/longjmp in C.
 public enum PNGCodec {
-    /// Decodes any PNG into premultiplied RGBA8; rejects images over `maxPixels` before allocating.
-    public static func decode(_ data: [UInt8], maxPixels: Int = 100_000_000) throws -> Bitmap {
-        throw PNGError("not implemented in the interim")
+    /// The largest width or height the decoder accepts (2^24), whatever `maxPixels` says.
+    public static let maxDimension = Int(PENUMBRA_PNG_MAX_DIMENSION)
+
+    /// The pixel size from the header, without decoding the pixels (the chunks before the
+    /// first IDAT are read and checked too).
+    public static func readHeader(_ data: [UInt8]) throws -> (width: Int, height: Int) {
+        try data.withUnsafeBufferPointer { bytes in
+            let decoder = try openDecoder(bytes)
+            defer { penumbra_png_decoder_close(decoder.handle) }
+            return (decoder.width, decoder.height)
+        }
     }
-    /// Encodes un-premultiplied (RGB when opaque), with an sRGB chunk and no timestamp.
+
+    /// Decodes any PNG (every colour type, bit depth and interlacing) into premultiplied RGBA8.
+    /// 16-bit channels are scaled to 8 bits, round(v * 255 / 65535); gamma and ICC chunks are
+    /// ignored. Images over `maxPixels` pixels are rejected after reading the header and
+    /// before the pixel buffer is allocated.
+    public static func decode(_ data: [UInt8], maxPixels: Int = 100_000_000) throws -> Bitmap {
+        let straight = try decodeStraight(data, maxPixels: maxPixels)
+        var pixels = straight.pixels
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = p[i + 3]
+                if a != 255 {
+                    p[i] = premultiply(p[i], alpha: a)
+                    p[i + 1] = premultiply(p[i + 1], alpha: a)
+                    p[i + 2] = premultiply(p[i + 2], alpha: a)
+                }
+                i += 4
+            }
+        }
+        return Bitmap(width: straight.width, height: straight.height, pixels: pixels)
+    }
+
+    /// Decodes into straight (un-premultiplied) RGBA8, exactly as the file says after scaling
+    /// to 8 bits. `decode` premultiplies this.
+    static func decodeStraight(_ data: [UInt8], maxPixels: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        try data.withUnsafeBufferPointer { bytes in
+            let decoder = try openDecoder(bytes)
+            defer { penumbra_png_decoder_close(decoder.handle) }
+            let (width, height) = (decoder.width, decoder.height)
+            let (count, overflow) = width.multipliedReportingOverflow(by: height)
+            guard !overflow, count <= max(0, maxPixels) else {
+                throw PNGError("PNG: image is \(width) x \(height) pixels, over the limit of \(maxPixels) pixels")
+            }
+            var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
+            var failed = false
+            let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+                buffer.initialize(repeating: 0)
+                failed = penumbra_png_decoder_read_rgba(
+                    decoder.handle, buffer.baseAddress, buffer.count, &message, message.count) != 0
+                initialized = buffer.count
+            }
+            if failed { throw PNGError("PNG: " + text(message)) }
+            return (width, height, pixels)
+        }
+    }
+
+    /// Encodes a premultiplied bitmap as an 8-bit PNG: un-premultiplied (round(c * 255 / a)),
+    /// RGB (colour type 2) when every pixel is opaque, RGBA (colour type 6) otherwise, with an
+    /// sRGB chunk (perceptual intent) and no timestamp or text, so the same pixels always give
+    /// the same bytes. `compressionLevel` is zlib's 0 (none, fastest) ... 9 (smallest).
     public static func encode(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
-        throw PNGError("not implemented in the interim")
+        guard bitmap.width >= 1, bitmap.height >= 1 else {
+            throw PNGError("PNG: cannot encode a \(bitmap.width) x \(bitmap.height) bitmap: a PNG needs a width and height of at least 1 pixel")
+        }
+        guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
+            throw PNGError("PNG: cannot encode a \(bitmap.width) x \(bitmap.height) bitmap: a PNG's width and height are at most 2^31 - 1 pixels")
+        }
+        guard bitmap.pixels.count == bitmap.width * bitmap.height * 4 else { // `pixels` is a public var
+            throw PNGError("PNG: the \(bitmap.width) x \(bitmap.height) bitmap holds \(bitmap.pixels.count) bytes, not \(bitmap.width * bitmap.height * 4)")
+        }
+        guard (0...9).contains(compressionLevel) else {
+            throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
+        }
+        if bitmap.isOpaque { // straight equals premultiplied; the shim drops the alpha bytes
+            return try encodeStraight(bitmap.pixels, width: bitmap.width, height: bitmap.height,
+                                      hasAlpha: false, compressionLevel: compressionLevel, filter: filter)
+        }
+        var straight = bitmap.pixels
+        straight.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = p[i + 3]
+                if a != 255 {
+                    p[i] = unpremultiply(p[i], alpha: a)
+                    p[i + 1] = unpremultiply(p[i + 1], alpha: a)
+                    p[i + 2] = unpremultiply(p[i + 2], alpha: a)
+                }
+                i += 4
+            }
+        }
+        return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
+                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter)
+    }
+
+    private static func encodeStraight(_ rgba: [UInt8], width: Int, height: Int, hasAlpha: Bool,
+                                       compressionLevel: Int, filter: PNGFilter) throws -> [UInt8] {
+        var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
+        var buffer = penumbra_png_buffer(bytes: nil, size: 0, capacity: 0)
+        let status = rgba.withUnsafeBufferPointer { pixels in
+            penumbra_png_encode(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
+                                Int32(compressionLevel), filter.shimValue, &buffer, &message, message.count)
+        }
+        defer { penumbra_png_buffer_free(&buffer) }
+        guard status == 0, let bytes = buffer.bytes else { throw PNGError("PNG: " + text(message)) }
+        return Array(UnsafeBufferPointer(start: bytes, count: buffer.size))
+    }
+
+    private struct OpenDecoder {
+        let handle: OpaquePointer
+        let width: Int
+        let height: Int
+    }
+
+    /// Opens a decoder on `bytes` (which must outlive it); the caller closes it.
+    private static func openDecoder(_ bytes: UnsafeBufferPointer<UInt8>) throws -> OpenDecoder {
+        var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard let handle = penumbra_png_decoder_open(bytes.baseAddress, bytes.count, &width, &height,
+                                                     &message, message.count) else {
+            throw PNGError("PNG: " + text(message))
+        }
+        return OpenDecoder(handle: handle, width: Int(width), height: Int(height))
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        let s = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return s.isEmpty ? "unknown error" : s
     }
 }
