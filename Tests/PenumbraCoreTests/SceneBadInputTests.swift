@@ -170,6 +170,11 @@ final class SceneBadInputTests: XCTestCase {
         let balanced = Array(repeating: "{\"op\": \"beginLayer\"}, {\"op\": \"save\"}, {\"op\": \"endLayer\"}", count: 10).joined(separator: ",")
         XCTAssertNoThrow(try S.decode(op(balanced), limits: ResourceLimits(maxNesting: 2)))
 
+        // Exactly the default limit of 100,000 ops is accepted, one more is not.
+        let manyOps = Array(repeating: "{\"op\": \"clearShadow\"}", count: 100_000).joined(separator: ",")
+        XCTAssertEqual(try S.decode(op(manyOps)).ops.count, 100_000)
+        assertRejected(op(manyOps + ", {\"op\": \"save\"}"), "ops", "100001 ops, over the limit of 100000")
+
         let fourOps = op(Array(repeating: "{\"op\": \"clearShadow\"}", count: 4).joined(separator: ","))
         assertRejected(fourOps, "ops", "4 ops, over the limit of 3", limits: ResourceLimits(maxOps: 3))
         XCTAssertNoThrow(try S.decode(fourOps, limits: ResourceLimits(maxOps: 4)))

@@ -369,6 +369,11 @@ final class SceneDecoderTests: XCTestCase {
         XCTAssertEqual(scene.images["plain"]?.scale, 1)
         XCTAssertEqual(scene.images["forced"]?.scale, 4, "an explicit scale wins over the file name")
         XCTAssertEqual(scene.images["mars"]?.bitmap.width, 4)
+        // Two names for one file share one decoded bitmap (same storage).
+        let marsPixels = scene.images["mars"]?.bitmap.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let forcedPixels = scene.images["forced"]?.bitmap.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        XCTAssertNotNil(marsPixels)
+        XCTAssertEqual(marsPixels, forcedPixels)
         if case .image(let draw, _)? = scene.displayList().commands.first {
             XCTAssertEqual(draw.rect.size, Size(width: 2, height: 1), "size in points is pixels / scale")
         } else { XCTFail("an image command expected") }

@@ -64,18 +64,41 @@ enum ImageSource {
         return nil
     }
 
-    /// The bytes of `source`; `maxBytes` bounds a file's size.
-    static func load(_ source: String, baseDirectory: String, maxBytes: Int) throws -> [UInt8] {
-        if let problem = syntaxProblem(source) { throw Failure(message: problem) }
-        if isDataURI(source) {
-            return try decodeBase64(source.utf8.dropFirst(dataURIPrefix.utf8.count))
+    /// A source checked and located, not yet read.
+    enum Resolved {
+        /// A data URI, whole.
+        case data(String)
+        /// A file inside the scene's folder: its real path, and the source as written (for messages).
+        case file(realPath: String, source: String)
+
+        /// What the source names, so that names sharing it share one decoded image.
+        var identity: String {
+            switch self {
+            case .data(let uri): return uri
+            case .file(let realPath, _): return "file:" + realPath
+            }
         }
-        return try readFile(source, baseDirectory: baseDirectory, maxBytes: maxBytes)
+
+        /// The PNG bytes; `maxBytes` bounds a file's size.
+        func bytes(maxBytes: Int) throws -> [UInt8] {
+            switch self {
+            case .data(let uri): return try ImageSource.decodeBase64(uri.utf8.dropFirst(ImageSource.dataURIPrefix.utf8.count))
+            case .file(let realPath, let source): return try ImageSource.readFile(realPath, source: source, maxBytes: maxBytes)
+            }
+        }
+    }
+
+    /// Checks `source` and finds what it names: a data URI, or a file that must exist inside the folder.
+    static func resolve(_ source: String, baseDirectory: String) throws -> Resolved {
+        if let problem = syntaxProblem(source) { throw Failure(message: problem) }
+        if isDataURI(source) { return .data(source) }
+        return .file(realPath: try resolveFile(source, baseDirectory: baseDirectory), source: source)
     }
 
     // MARK: Files
 
-    private static func readFile(_ source: String, baseDirectory: String, maxBytes: Int) throws -> [UInt8] {
+    /// The real path of `source` under `baseDirectory`, which it must not leave.
+    private static func resolveFile(_ source: String, baseDirectory: String) throws -> String {
         let base = baseDirectory.isEmpty ? "." : baseDirectory
         guard let baseReal = realPath(base) else {
             throw Failure(message: "the scene's folder \(SceneText.quote(base)) cannot be opened (\(errnoText()))")
@@ -90,7 +113,11 @@ enum ImageSource {
         guard fileReal.utf8.starts(with: inside.utf8) else {
             throw Failure(message: "\(SceneText.quote(source)) leads outside the scene's folder through a symbolic link")
         }
+        return fileReal
+    }
 
+    /// Reads a regular file (no FIFOs or devices) of at most `maxBytes`.
+    private static func readFile(_ fileReal: String, source: String, maxBytes: Int) throws -> [UInt8] {
         var info = stat()
         guard stat(fileReal, &info) == 0 else {
             throw Failure(message: "file \(SceneText.quote(source)) cannot be opened (\(errnoText()))")

@@ -8,13 +8,18 @@
 
 /// A parsed JSON value.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false` (never confused with a number).
     case bool(Bool)
     /// A number as IEEE double: `-0` stays negative zero and a literal too large for a double
     /// (such as `1e999`) becomes an infinity, which the scene decoder rejects as not finite.
     case number(Double)
+    /// A string, escapes decoded.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, keys in document order.
     case object(JSONObject)
 
     /// What kind of value this is, with an article, for messages ("a number", "an array", "null").
@@ -40,8 +45,11 @@ public enum JSONValue: Hashable, Sendable {
 public struct JSONObject: Hashable, Sendable {
     /// One `"key": value` pair.
     public struct Member: Hashable, Sendable {
+        /// The member's key.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
+        /// A member.
         public init(key: String, value: JSONValue) { self.key = key; self.value = value }
     }
 

@@ -3,7 +3,9 @@
 // is read (types, scale > 0, source text); the bytes are read and decoded
 // with PNGCodec.decode(bytes, maxPixels:) once per name, the first time an
 // op draws it or at the end for images no op uses, so every image is
-// validated and none is decoded twice. Every failure names `images.NAME`;
+// validated and none is decoded twice; names whose sources are the same
+// file (same real path) or the same data URI share one decoded bitmap, so
+// declaring one large PNG under many names costs its pixels once. Every failure names `images.NAME`;
 // a PNG failure carries PNGError's own message.
 
 /// One entry of `images`, checked but not yet loaded.
@@ -51,24 +53,35 @@ extension SceneDecoder {
         }
         let fail = { (message: String) in SceneError(location: declaration.location, message: message) }
 
-        let bytes: [UInt8]
+        let resolved: ImageSource.Resolved
         do {
-            bytes = try ImageSource.load(declaration.source, baseDirectory: baseDirectory, maxBytes: maxImageFileBytes)
+            resolved = try ImageSource.resolve(declaration.source, baseDirectory: baseDirectory)
         } catch let failure as ImageSource.Failure {
             throw fail(failure.message)
         }
 
         let bitmap: Bitmap
-        do {
-            bitmap = try PNGCodec.decode(bytes, maxPixels: limits.maxPixels)
-        } catch let error as PNGError {
-            throw fail(error.message)
-        } catch {
-            throw fail("\(error)")
-        }
-        guard bitmap.width > 0, bitmap.height > 0, bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue
-                <= limits.maxPixels else {
-            throw fail("the image is \(bitmap.width) x \(bitmap.height) pixels, over the limit of \(limits.maxPixels) pixels")
+        if let shared = bitmapsBySource[resolved.identity] {
+            bitmap = shared
+        } else {
+            let bytes: [UInt8]
+            do {
+                bytes = try resolved.bytes(maxBytes: maxImageFileBytes)
+            } catch let failure as ImageSource.Failure {
+                throw fail(failure.message)
+            }
+            do {
+                bitmap = try PNGCodec.decode(bytes, maxPixels: limits.maxPixels)
+            } catch let error as PNGError {
+                throw fail(error.message)
+            } catch {
+                throw fail("\(error)")
+            }
+            guard bitmap.width > 0, bitmap.height > 0,
+                  bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue <= limits.maxPixels else {
+                throw fail("the image is \(bitmap.width) x \(bitmap.height) pixels, over the limit of \(limits.maxPixels) pixels")
+            }
+            bitmapsBySource[resolved.identity] = bitmap
         }
         let image = Image(bitmap: bitmap, scale: declaration.scale ?? ImageSource.impliedScale(declaration.source) ?? 1)
         loadedImages[name] = image

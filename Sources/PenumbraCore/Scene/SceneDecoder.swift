@@ -25,6 +25,8 @@ struct SceneDecoder {
     var imageNames: [String] = []
     /// Images read and decoded so far, by name.
     var loadedImages: [String: Image] = [:]
+    /// Decoded pixels by source identity (a file's real path or a data URI), shared between names.
+    var bitmapsBySource: [String: Bitmap] = [:]
 
     /// `save` counts per open layer; element 0 is the base level (outside any layer).
     private var openSaves: [Int] = [0]

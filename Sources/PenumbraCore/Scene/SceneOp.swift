@@ -74,6 +74,7 @@ public struct DrawImageOp: Hashable, Sendable {
     public var imageName: String
     /// The image as loaded (pixels and scale), before this op's crop, slicing, template and flip.
     public var image: Image
+    /// The destination: a rectangle, or the natural size at a point.
     public var placement: Placement
     /// Blend mode for this call only (nil: the context's).
     public var blendMode: BlendMode?
@@ -83,9 +84,11 @@ public struct DrawImageOp: Hashable, Sendable {
     public var crop: Rect?
     /// Nine-slice cap insets (image points) and resizing mode.
     public var slicing: NineSlice?
+    /// `.template` draws the tint with the image's alpha.
     public var renderingMode: RenderingMode
     /// Template colour (only with `.template`); nil is black.
     public var tint: Color?
+    /// Mirror the finished drawing within its rectangle (`flipped: "horizontal"`).
     public var flippedHorizontally: Bool
 
     /// A drawImage op; attributes default to a plain draw.
