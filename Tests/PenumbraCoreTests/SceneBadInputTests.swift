@@ -330,3 +330,20 @@ final class SceneBadInputTests: XCTestCase {
                        limits: ResourceLimits(maxPixels: 100))
     }
 }
+
+/// A temporary folder deleted when the value goes away.
+final class TemporaryFolder {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "penumbra-scene-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `bytes` at a relative path, creating folders.
+    func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let full = path + "/" + relative
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: full))
+    }
+}

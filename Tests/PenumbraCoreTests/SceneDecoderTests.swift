@@ -3,7 +3,7 @@
 // SceneOp, then replayed onto a context whose state and recorded display
 // list are checked), path shapes, colours, images and their attributes.
 // Also holds the helpers the other scene test files share (scene builders,
-// a tiny PNG encoder for test images).
+// a tiny PNG encoder for test images; TemporaryFolder is in SceneBadInputTests).
 
 import Foundation
 import XCTest
@@ -385,22 +385,5 @@ final class SceneDecoderTests: XCTestCase {
         XCTAssertEqual(scene.ops.count, 50)
         let images = scene.ops.compactMap { op -> Image? in if case .drawImage(let d) = op { return d.image }; return nil }
         XCTAssertEqual(Set(images).count, 1)
-    }
-}
-
-/// A temporary folder deleted when the value goes away.
-final class TemporaryFolder {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "penumbra-scene-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `bytes` at a relative path, creating folders.
-    func write(_ relative: String, _ bytes: [UInt8]) throws {
-        let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
     }
 }
