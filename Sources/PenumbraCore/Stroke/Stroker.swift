@@ -1,20 +1,157 @@
-// INTERIM: replaced by the real stroker (outlines with caps, joins and dashes).
+// Stroker: turns flattened subpaths (user space) into outline contours that
+// both renderers fill with the nonzero rule. The scene format defines the
+// result (SCENE_FORMAT.md, "Strokes"):
+//
+//   "A stroke covers, for each piece of the path, the band within half the
+//   line width measured perpendicular to it, plus caps and joins (a cusp gets
+//   the join), whatever the curvature (a circle whose radius is less than half
+//   the width strokes to a solid disc); the outline is filled with the nonzero
+//   rule. A line width of 0 strokes nothing."
+//
+// The renderers compute coverage by signed-area accumulation, where pieces of
+// one outline that overlap are counted twice along their edges. So the
+// stroker emits as few overlaps as exactness allows, in three stages:
+//
+// 1. Dash (Dasher.swift): each subpath becomes open dash pieces, or stays as
+//    it is for a solid line (closed subpaths stay closed).
+// 2. Prepare (StrokeRun.swift): drop zero-length segments; a run whose points
+//    are all equal is a zero-length subpath and becomes a dot (Stroker+Caps).
+// 3. Outline each run in one of two modes:
+//    - contour mode (Stroker+Contour.swift) when the band is locally simple
+//      (roughly: curvature radius >= half width everywhere): one contour for
+//      an open run, two (ring and hole) for a closed one, no overlaps;
+//    - pieces mode (Stroker+Pieces.swift) otherwise (cusps, hairpins, small
+//      circles under wide strokes): every segment band, join and cap is its own
+//      polygon, all with the same orientation, so that the nonzero union is
+//      exactly the union the scene format describes.
+//
+// Orientation: every polygon of pieces mode, every dot and every open contour
+// has positive signed area, A = 1/2 * sum(x_i * y_(i+1) - x_(i+1) * y_i),
+// which is clockwise on screen (y down) and winding number +1 inside. Of a
+// closed run's two contours, the one on the left of the path (screen left,
+// the normal (d.y, -d.x) of direction d) runs forwards and the one on the
+// right backwards, so that the ring has winding 1 and the hole 0.
+//
+// Output is deterministic (no hashing order, no randomness) and finite: a
+// contour with a non-finite point is dropped, never returned.
+
+/// Outlines strokes: the shared stroking code of both renderers (CGContextStrokePath's geometry).
 public enum Stroker {
+    /// The most dash pieces one `outline` call produces; the rest of the path is not dashed.
+    /// A guard against patterns of tiny lengths on huge paths (it bounds time and memory).
+    public static let maximumDashPieces = 1_000_000
+
+    /// The most outline points one `outline` call returns (2^25, 512 MiB of points); contours
+    /// past it are dropped. A guard against absurd widths and dash patterns, far above what a
+    /// scene within the format's limits of 1,000,000 path segments needs.
+    public static let maximumOutlinePoints = 1 << 25
+
     /// Outlines flattened subpaths (user space) into contours to fill with the nonzero rule.
+    ///
+    /// - Parameters:
+    ///   - subpaths: the path flattened in user space (`Path.flattened`).
+    ///   - style: width, cap, join, miter limit and dashes. A width that is not positive and
+    ///     finite strokes nothing. A dash pattern with a negative or non-finite entry, or whose
+    ///     entries sum to 0, strokes solid; an odd count of entries is repeated once (Quartz:
+    ///     `[10]` is 10 on, 10 off).
+    ///   - tolerance: the largest distance between a round cap or join and its flattened chords,
+    ///     in user space (`GraphicsContext` passes 1/64 px divided by the transform's largest
+    ///     stretch). One that is not positive and finite is taken as 1/64.
+    /// - Returns: contours in user space, each at least three points, implicitly closed.
     public static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double) -> [[Point]] {
-        var out: [[Point]] = []
-        let hw = style.width / 2
-        for s in subpaths {
-            var pts = s.points
-            if s.isClosed, let f = pts.first { pts.append(f) }
-            for i in 1..<max(1, pts.count) {
-                let a = pts[i - 1], b = pts[i], d = b - a
-                let l = d.length
-                guard l > 0 else { continue }
-                let n = Point(-d.y / l * hw, d.x / l * hw)
-                out.append([a + n, b + n, b - n, a - n])
+        let halfWidth = style.width / 2
+        guard halfWidth > 0, halfWidth.isFinite else { return [] }
+        let parameters = StrokeParameters(
+            halfWidth: halfWidth,
+            tolerance: tolerance > 0 && tolerance.isFinite ? tolerance : flatteningTolerance,
+            cap: style.cap, join: style.join, miterLimit: style.miterLimit)
+        let pattern = DashPattern(lengths: style.dashLengths, phase: style.dashPhase)
+        var sink = OutlineSink(pointLimit: maximumOutlinePoints)
+        var dashBudget = maximumDashPieces
+
+        for subpath in subpaths where !sink.isFull {
+            guard !subpath.points.isEmpty, subpath.points.allSatisfy(\.isFinite) else { continue }
+            if let pattern {
+                Dasher.split(subpath, pattern: pattern, budget: &dashBudget) { run in
+                    outline(run, parameters, into: &sink)
+                    return !sink.isFull
+                }
+            } else {
+                outline(StrokeRun(subpath), parameters, into: &sink)
             }
         }
-        return out
+        return sink.contours
     }
+
+    /// Outlines one run (a solid subpath or a dash piece) in the mode it needs.
+    static func outline(_ run: StrokeRun, _ parameters: StrokeParameters, into sink: inout OutlineSink) {
+        guard let prepared = PreparedRun(run) else {
+            if let p = run.points.first { emitDot(at: p, direction: run.direction, parameters, into: &sink) }
+            return
+        }
+        if prepared.isLocallySimple(halfWidth: parameters.halfWidth) {
+            emitContours(prepared, parameters, into: &sink)
+        } else {
+            emitPieces(prepared, parameters, into: &sink)
+        }
+    }
+
+    /// How a run is outlined (for tests and diagnostics).
+    enum Mode: Equatable { case dot, contour, pieces }
+
+    /// The mode `outline` uses for `run` at half width `halfWidth`.
+    static func mode(of run: StrokeRun, halfWidth: Double) -> Mode {
+        guard let prepared = PreparedRun(run) else { return .dot }
+        return prepared.isLocallySimple(halfWidth: halfWidth) ? .contour : .pieces
+    }
+}
+
+/// The resolved stroke parameters every stage needs.
+struct StrokeParameters: Hashable, Sendable {
+    /// Half the line width (> 0, finite).
+    var halfWidth: Double
+    /// Flattening tolerance of round caps and joins (> 0).
+    var tolerance: Double
+    var cap: LineCap
+    var join: LineJoin
+    var miterLimit: Double
+}
+
+/// Collects output contours, drops non-finite ones, and stops at a point budget.
+struct OutlineSink {
+    private(set) var contours: [[Point]] = []
+    private(set) var pointCount = 0
+    let pointLimit: Int
+
+    init(pointLimit: Int) { self.pointLimit = pointLimit }
+
+    /// True once the point budget is spent; later contours are dropped.
+    var isFull: Bool { pointCount >= pointLimit }
+
+    /// Appends a contour of at least three finite points (others are dropped).
+    mutating func append(_ contour: [Point]) {
+        guard contour.count >= 3, !isFull, contour.allSatisfy(\.isFinite) else { return }
+        pointCount += contour.count
+        contours.append(contour)
+    }
+
+    /// Appends a polygon of pieces mode with positive signed area: reversed when negative,
+    /// dropped when it has none (a degenerate join or cap covers nothing).
+    mutating func appendPositive(_ polygon: [Point]) {
+        let area = signedArea(polygon)
+        if area > 0 { append(polygon) } else if area < 0 { append(polygon.reversed()) }
+    }
+}
+
+/// The signed area 1/2 * sum(x_i y_(i+1) - x_(i+1) y_i) of a closed polygon;
+/// positive is clockwise on screen (y down).
+func signedArea(_ polygon: [Point]) -> Double {
+    guard polygon.count >= 3 else { return 0 }
+    var sum = 0.0
+    var previous = polygon[polygon.count - 1]
+    for p in polygon {
+        sum += previous.x * p.y - p.x * previous.y
+        previous = p
+    }
+    return sum / 2
 }
