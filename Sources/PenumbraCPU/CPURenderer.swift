@@ -1,1 +1,178 @@
+// CPURenderer: the reference rasterizer. It defines the correct pixels; the
+// GPU renderer is proven against it.
+//
+// Every command goes through one path (`draw`): a geometry (a device shape,
+// or the whole plane for gradients and layers) gives coverage, a shader gives
+// the paint, the clip multiplies the coverage, and the blend formula of the
+// mode is applied bounded by coverage:
+//     result = dst + coverage * (blend(src * alpha, dst) - dst)
+// computed in Float and stored rounded (halves up) into the 8-bit
+// premultiplied target. A shadow, when set, is composited first the same way
+// with its own coverage (CPURenderer+Shadow.swift). Layers are 8-bit targets
+// of their own, composited as a plane-wide source at endLayer.
 import PenumbraCore
+
+/// The CPU reference renderer.
+public final class CPURenderer: Renderer {
+    public init() {}
+    public var name: String { "cpu" }
+
+    /// Renders the list into a new premultiplied bitmap.
+    public func render(_ list: DisplayList) throws -> Bitmap {
+        var frame = CPUFrame(list: list)
+        frame.run()
+        return frame.target.bitmap
+    }
+}
+
+/// What a command covers before the clip.
+enum Geometry {
+    /// The anti-aliased coverage of a device shape.
+    case shape(DeviceShape)
+    /// Coverage 1 everywhere; the shadow is cast by the area inside the given clip (gradients).
+    case clipArea(Int?)
+    /// Coverage 1 everywhere; the shadow is cast by the paint's own alpha (layers).
+    case plane
+}
+
+/// A pixel buffer placed on the device grid: the canvas, or a layer (which may extend past
+/// the canvas so that content outside it can still cast its shadow in).
+struct RenderTarget {
+    var bitmap: Bitmap
+    var frame: PixelRect
+    init(frame: PixelRect) { self.frame = frame; bitmap = Bitmap(width: frame.width, height: frame.height) }
+}
+
+/// The state of one render: the current target, the layers below it, cached clip masks.
+struct CPUFrame {
+    let list: DisplayList
+    var target: RenderTarget
+    private var layers: [(target: RenderTarget, state: CompositeState)] = []
+    private var clipMasks: [Int: CoverageMask] = [:]
+
+    init(list: DisplayList) {
+        self.list = list
+        target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height))
+        if let bg = list.background { target.bitmap.fill(with: bg) }
+    }
+
+    mutating func run() {
+        for command in list.commands {
+            switch command {
+            case .fill(let shape, let color, let state):
+                draw(.shape(shape), SolidShader(color), state)
+            case .image(let image, let state):
+                draw(.shape(ImageShader.coverageShape(of: image)), ImageShader(image), state)
+            case .gradient(let gradient, let state):
+                draw(.clipArea(state.clip), GradientShader(gradient), state)
+            case .beginLayer(let state):
+                layers.append((target, state))
+                target = RenderTarget(frame: target.frame.grown(by: CPUFrame.shadowMargin(state.shadow)))
+            case .endLayer:
+                endLayer()
+            }
+        }
+        while !layers.isEmpty { endLayer() }
+    }
+
+    private mutating func endLayer() {
+        guard let (below, state) = layers.popLast() else { return }
+        let layer = target
+        target = below
+        draw(.plane, BitmapShader(bitmap: layer.bitmap, frame: layer.frame), state)
+    }
+
+    /// How far outside a target a shadow's caster can lie and still reach it, in pixels.
+    static func shadowMargin(_ shadow: DeviceShadow?) -> Int {
+        guard let shadow else { return 0 }
+        let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
+        return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
+    }
+
+    /// Draws one op: its shadow first, then the op itself.
+    mutating func draw(_ geometry: Geometry, _ shader: Shader, _ state: CompositeState) {
+        let clip = state.clip.map { clipMask($0) }
+        if let shadow = state.shadow {
+            drawShadow(shadow, of: geometry, shader, state, clip: clip)
+        }
+        var region = target.frame
+        var coverage: CoverageMask?
+        if case .shape(let shape) = geometry {
+            guard let r = Rasterizer.region(of: shape, within: target.frame) else { return }
+            region = r
+        }
+        if let clip { region = region.intersection(clip.region) }
+        guard !region.isEmpty else { return }
+        if case .shape(let shape) = geometry { coverage = Rasterizer.coverage(of: shape, in: region) }
+        composite(region: region, coverage: coverage, clip: clip, shader: shader, offset: .zero,
+                  alpha: Float(state.alpha), mode: state.blendMode)
+    }
+
+    /// The clip's coverage over the current target's frame (zero outside its region), cached per
+    /// clip node. Clip nodes never span a layer boundary, so one frame serves each node.
+    mutating func clipMask(_ index: Int) -> CoverageMask {
+        if let m = clipMasks[index] { return m }
+        var mask = CPUFrame.coverage(ofClip: index, in: list.clips, offset: .zero, within: target.frame)
+        if mask == nil { mask = CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: []) }
+        clipMasks[index] = mask!
+        return mask!
+    }
+
+    /// The coverage of a clip chain, translated by `offset`, within `bounds`; nil when empty.
+    static func coverage(ofClip index: Int, in clips: [ClipNode], offset: Point, within bounds: PixelRect) -> CoverageMask? {
+        let node = clips[index]
+        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
+        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
+        var mask = Rasterizer.coverage(of: shape, in: region)
+        if let parent = node.parent {
+            guard let p = coverage(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
+            mask = mask.multiplied(by: p)
+        }
+        return mask
+    }
+
+    /// Composites `shader` into the target over `region` with coverage = geometry x clip.
+    mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
+                            offset: Point, alpha: Float, mode: BlendMode) {
+        let width = region.width, frame = target.frame
+        var colors = [SIMD4<Float>](repeating: .zero, count: width)
+        var rowCoverage = [Float](repeating: 0, count: width)
+        target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
+            colors.withUnsafeMutableBufferPointer { colors in
+                rowCoverage.withUnsafeMutableBufferPointer { cov in
+                    for y in region.y..<region.maxY {
+                        var any = false
+                        for i in 0..<width {
+                            var c: Float = coverage?[region.x + i, y] ?? 1
+                            if let clip, c > 0 { c *= clip[region.x + i, y] }
+                            cov[i] = c
+                            any = any || c > 0
+                        }
+                        guard any else { continue }
+                        shader.shade(y: y, x0: region.x, count: width, offset: offset,
+                                     colors: colors.baseAddress!, coverage: cov.baseAddress!)
+                        for i in 0..<width where cov[i] > 0 {
+                            let p = ((y - frame.y) * frame.width + region.x + i - frame.x) * 4
+                            let d = SIMD4<Float>(Float(px[p]), Float(px[p + 1]), Float(px[p + 2]), Float(px[p + 3])) / 255
+                            let r = PenumbraCore.composite(source: colors[i] * alpha, destination: d, coverage: cov[i], mode: mode)
+                            let q = (r * 255 + 0.5).rounded(.down).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                            px[p] = UInt8(q.x); px[p + 1] = UInt8(q.y); px[p + 2] = UInt8(q.z); px[p + 3] = UInt8(q.w)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Bitmap {
+    /// Fills every pixel with the colour, premultiplied and rounded (halves up).
+    mutating func fill(with color: Color) {
+        let p = color.premultiplied
+        let v: [UInt8] = (0..<4).map { UInt8(roundHalfUp(min(1, max(0, p[$0])) * 255)) }
+        pixels.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i < px.count { px[i] = v[0]; px[i + 1] = v[1]; px[i + 2] = v[2]; px[i + 3] = v[3]; i += 4 }
+        }
+    }
+}

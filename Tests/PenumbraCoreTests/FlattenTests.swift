@@ -207,31 +207,6 @@ final class FlattenTests: XCTestCase {
 /// Foundation has an `AffineTransform` too; the tests mean Penumbra's.
 typealias AffineTransform = PenumbraCore.AffineTransform
 
-/// A small seeded generator (SplitMix64) so that random tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func double(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
-    }
-    mutating func point(in range: ClosedRange<Double>) -> Point { Point(double(in: range), double(in: range)) }
-    /// A random invertible transform with stretches between about 1/5 and 5, shears and rotations.
-    mutating func transform() -> AffineTransform {
-        while true {
-            let t = AffineTransform(a: double(in: -3...3), b: double(in: -3...3), c: double(in: -3...3),
-                                    d: double(in: -3...3), tx: double(in: -50...50), ty: double(in: -50...50))
-            if abs(t.determinant) > 0.2 { return t }
-        }
-    }
-}
-
 func evaluateCubic(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
     let u = 1 - t
     return u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3

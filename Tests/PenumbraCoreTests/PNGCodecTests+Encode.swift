@@ -21,7 +21,7 @@ final class ResultBox: @unchecked Sendable {
 extension PNGCodecTests {
     /// Random valid premultiplied pixels (every channel <= alpha); alpha 255 everywhere when `opaque`.
     func randomBitmap(width: Int, height: Int, opaque: Bool, seed: UInt64) -> Bitmap {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var bitmap = Bitmap(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {

@@ -100,7 +100,7 @@ extension PNGCodecTests {
     func testRandomCorruptionNeverCrashes() throws {
         // Seeded mutations of valid files: each must decode to a well-formed bitmap or throw a
         // PNGError. A crash or a longjmp through Swift would end the test run.
-        var rng = SeededGenerator(seed: 0x9E3779B9)
+        var rng = SplitMix64(seed: 0x9E3779B9)
         var outcomes = (decoded: 0, failed: 0)
         for name in ["rgba8.png", "palette4_trns.png", "grey1_9x9_adam7.png", "rgb16_trns.png", "ancillary_ignored.png"] {
             let original = try pngFixture(name)

@@ -240,7 +240,7 @@ final class StrokerTests: XCTestCase {
 
     // MARK: Random polylines
 
-    func randomPolyline(_ g: inout SeededGenerator) -> [Point] {
+    func randomPolyline(_ g: inout SplitMix64) -> [Point] {
         let count = Int.random(in: 2...9, using: &g)
         var points: [Point] = []
         for _ in 0..<count {
@@ -256,7 +256,7 @@ final class StrokerTests: XCTestCase {
     func testRoundStrokeIsTheSetWithinHalfWidth() {
         // With round caps and joins, the scene format's union of bands, caps and joins is the
         // set of points within h of the polyline; arcs are flattened at most `tol` inside.
-        var g = SeededGenerator(seed: 7)
+        var g = SplitMix64(seed: 7)
         var modes: Set<String> = []
         for _ in 0..<60 {
             let points = randomPolyline(&g)
@@ -280,7 +280,7 @@ final class StrokerTests: XCTestCase {
         // With butt caps and bevel joins every piece lies within h of the polyline, and each
         // segment's band (the rectangle within h of it, measured perpendicular) must be covered.
         // Short segments under a wide stroke make the bands of neighbours reach past each other.
-        var g = SeededGenerator(seed: 11)
+        var g = SplitMix64(seed: 11)
         for _ in 0..<150 {
             var points = [Point(20, 20)]
             for _ in 0..<Int.random(in: 2...6, using: &g) {
@@ -309,7 +309,7 @@ final class StrokerTests: XCTestCase {
     func testContourModeEqualsTheUnionOfPieces() {
         // Pieces mode is the scene format's union taken literally; wherever contour mode is
         // chosen, its single outline must cover exactly the same area.
-        var g = SeededGenerator(seed: 3)
+        var g = SplitMix64(seed: 3)
         var contourRuns = 0
         for trial in 0..<300 {
             var points = [Point(0, 0)], heading = 0.0
@@ -336,7 +336,7 @@ final class StrokerTests: XCTestCase {
     }
 
     func testRandomOutlinesAreFiniteAndOriented() {
-        var g = SeededGenerator(seed: 42)
+        var g = SplitMix64(seed: 42)
         for _ in 0..<300 {
             let points = randomPolyline(&g)
             let style = StrokeStyle(width: Double.random(in: 0.01...30, using: &g),

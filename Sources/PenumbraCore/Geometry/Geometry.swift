@@ -82,7 +82,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
     }
 
-    /// The rectangle grown by `dx` on the left and right and `dy` on the top and bottom (CGRectInset with negated values).
+    /// The rectangle shrunk by `dx` on the left and right and `dy` on the top and bottom; negative values grow it (CGRectInset).
     public func insetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
     }

@@ -65,7 +65,7 @@ public struct Path: Hashable, Sendable {
     }
     /// Closes the current subpath with a straight line to its start.
     public mutating func closeSubpath() {
-        guard let start = subpathStart, currentPoint != nil else { return }
+        guard let start = subpathStart, currentPoint != nil, elements.last != .close else { return }
         elements.append(.close); currentPoint = start
     }
     /// Appends every element of another path.

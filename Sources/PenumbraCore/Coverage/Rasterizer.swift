@@ -1,0 +1,172 @@
+// Rasterizer: exact-area anti-aliased coverage by signed-area accumulation
+// (the scheme of libart, stb_truetype 2 and font-rs).
+//
+// Every edge adds, to each cell it crosses, the signed area between itself
+// and the cell's right side (times its direction, +1 downward): the prefix
+// sum along a row is then, at each pixel, the integral of the winding number
+// over that pixel: its exact covered area for any non-self-overlapping path.
+// Nonzero coverage is min(1, |A|), even-odd folds A into [0, 1]. Where edges
+// of different pieces of one path cross inside a pixel the sum can differ
+// from the exact area; SCENE_FORMAT.md allows exactly this.
+//
+// Edges are clipped to the region first: the part left of it becomes a
+// vertical edge on its left side (which keeps the winding of the row), the
+// part right of it is dropped, rows outside are skipped. Geometry is done in
+// Double, accumulation in Float. The CPU computes coverage for both
+// renderers, so parity of coverage holds by construction.
+
+
+/// Computes anti-aliased coverage masks of device shapes.
+public enum Rasterizer {
+    /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
+    public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
+        guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
+        var acc = Accumulator(width: region.width, height: region.height)
+        let ox = Double(region.x), oy = Double(region.y)
+        for contour in shape.contours where contour.count >= 2 {
+            var prev = contour[contour.count - 1]
+            for p in contour {
+                acc.addLine(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
+                prev = p
+            }
+        }
+        return CoverageMask(region: region, values: acc.resolve(rule: shape.rule))
+    }
+
+    /// The pixel region a shape can touch, within `bounds` (nil when it touches none).
+    public static func region(of shape: DeviceShape, within bounds: PixelRect) -> PixelRect? {
+        guard let b = shape.bounds else { return nil }
+        let r = PixelRect(enclosing: b).intersection(bounds)
+        return r.isEmpty ? nil : r
+    }
+}
+
+/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row.
+struct Accumulator {
+    let width: Int
+    let height: Int
+    let stride: Int
+    var cells: [Float]
+
+    init(width: Int, height: Int) {
+        self.width = width; self.height = height; stride = width + 2
+        cells = [Float](repeating: 0, count: stride * height)
+    }
+
+    /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
+    mutating func addLine(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
+        let h = Double(height), w = Double(width)
+        // Clip to the rows of the region.
+        if (y0 <= 0 && y1 <= 0) || (y0 >= h && y1 >= h) { return }
+        var ax = x0, ay = y0, bx = x1, by = y1
+        let dxdy = (x1 - x0) / (y1 - y0)
+        if ay < 0 { ax += (0 - ay) * dxdy; ay = 0 } else if ay > h { ax += (h - ay) * dxdy; ay = h }
+        if by < 0 { bx += (0 - by) * dxdy; by = 0 } else if by > h { bx += (h - by) * dxdy; by = h }
+        guard ay != by else { return }
+        // Split at x = 0 and x = width: left parts become vertical edges at 0, right parts vanish.
+        var ts: [Double] = []
+        if (ax < 0) != (bx < 0) { ts.append((0 - ax) / (bx - ax)) }
+        if (ax > w) != (bx > w) { ts.append((w - ax) / (bx - ax)) }
+        if ts.isEmpty {
+            addClippedPiece(ax, ay, bx, by, w)
+            return
+        }
+        ts.sort()
+        var px = ax, py = ay
+        for t in ts + [1.0] {
+            let qx = t == 1 ? bx : ax + (bx - ax) * t
+            let qy = t == 1 ? by : ay + (by - ay) * t
+            addClippedPiece(px, py, qx, qy, w)
+            px = qx; py = qy
+        }
+    }
+
+    /// Adds a piece that lies entirely on one side of each vertical clip line.
+    private mutating func addClippedPiece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double) {
+        guard y0 != y1 else { return }
+        let mid = (x0 + x1) / 2
+        if mid >= w { return }
+        if mid <= 0 { addEdge(0, y0, 0, y1); return }
+        addEdge(min(w, max(0, x0)), y0, min(w, max(0, x1)), y1)
+    }
+
+    /// Adds an edge with 0 <= x <= width and 0 <= y <= height (font-rs's draw_line, in Double).
+    private mutating func addEdge(_ px0: Double, _ py0: Double, _ px1: Double, _ py1: Double) {
+        let dir: Double
+        let (sx, sy, ex, ey): (Double, Double, Double, Double)
+        if py0 < py1 { dir = 1; (sx, sy, ex, ey) = (px0, py0, px1, py1) } else { dir = -1; (sx, sy, ex, ey) = (px1, py1, px0, py0) }
+        let dxdy = (ex - sx) / (ey - sy)
+        var x = sx
+        let rowStart = max(0, Int(sy.rounded(.down)))
+        let rowEnd = min(height, Int(ey.rounded(.up)))
+        guard rowStart < rowEnd else { return }
+        cells.withUnsafeMutableBufferPointer { a in
+            for row in rowStart..<rowEnd {
+                let line = row * stride
+                let dy = min(Double(row + 1), ey) - max(Double(row), sy)
+                let xnext = x + dxdy * dy
+                let d = dy * dir
+                let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
+                let x0floor = x0.rounded(.down)
+                let x0i = Int(x0floor)
+                let x1ceil = x1.rounded(.up)
+                let x1i = Int(x1ceil)
+                if x1i <= x0i + 1 {
+                    let xmf = 0.5 * (x + xnext) - x0floor
+                    a[line + x0i] += Float(d - d * xmf)
+                    a[line + x0i + 1] += Float(d * xmf)
+                } else {
+                    let s = 1 / (x1 - x0)
+                    let x0f = x0 - x0floor
+                    let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
+                    let x1f = x1 - x1ceil + 1
+                    let am = 0.5 * s * x1f * x1f
+                    a[line + x0i] += Float(d * a0)
+                    if x1i == x0i + 2 {
+                        a[line + x0i + 1] += Float(d * (1 - a0 - am))
+                    } else {
+                        let a1 = s * (1.5 - x0f)
+                        a[line + x0i + 1] += Float(d * (a1 - a0))
+                        if x0i + 2 < x1i - 1 {
+                            let ds = Float(d * s)
+                            for xi in (x0i + 2)..<(x1i - 1) { a[line + xi] += ds }
+                        }
+                        let a2 = a1 + Double(x1i - x0i - 3) * s
+                        a[line + x1i - 1] += Float(d * (1 - a2 - am))
+                    }
+                    a[line + x1i] += Float(d * am)
+                }
+                x = xnext
+            }
+        }
+    }
+
+    /// Prefix-sums each row into coverage under the fill rule.
+    func resolve(rule: FillRule) -> [Float] {
+        var out = [Float](repeating: 0, count: width * height)
+        let evenOdd = rule == .evenOdd
+        cells.withUnsafeBufferPointer { a in
+            out.withUnsafeMutableBufferPointer { o in
+                for row in 0..<height {
+                    var sum: Float = 0
+                    let line = row * stride, orow = row * width
+                    for x in 0..<width {
+                        sum += a[line + x]
+                        var c = abs(sum)
+                        if evenOdd {
+                            c = c.truncatingRemainder(dividingBy: 2)
+                            if c > 1 { c = 2 - c }
+                        } else if c > 1 {
+                            c = 1
+                        }
+                        // Snap accumulated rounding noise so untouched pixels stay untouched.
+                        if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
+                        o[orow + x] = c
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,18 @@
+// Renderer: the one small protocol both backends implement (Skia's device,
+// Blend2D's virtual table): a display list in, premultiplied pixels out.
+// Backend types never appear in the rest of the public API.
+
+/// Something that turns a display list into pixels.
+public protocol Renderer: AnyObject {
+    /// A short human-readable name: "cpu", or the GPU's renderer string.
+    var name: String { get }
+    /// Renders the list into a new bitmap of its size.
+    func render(_ list: DisplayList) throws -> Bitmap
+}
+
+/// A failure while rendering (as opposed to a rejected input).
+public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
