@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "penumbra"], path: "Tests/PenumbraTests"),
+        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Writes the example scenes of Examples/ (run from anywhere). The scenes are data; this script is
+only how they were made, kept so that a change to one is a change to its generator."""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tools"))
+from format_scene import write  # noqa: E402
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def scene(name, size, ops, **kw):
+    write(os.path.join(here, name + ".json"), {"format": "penumbra-scene", "version": 1, "size": size, **kw, "ops": ops})
+
+
+# hypnosis: the seed's concentric circles (centre of a 1024x1024 canvas, radius from 512 down by
+# 20, line width 10, purple) plus the blue oval in (0, 0, 100, 100).
+ops = [{"op": "setStrokeColor", "color": [0.5, 0, 0.5, 1]}, {"op": "setLineWidth", "width": 10}]
+for r in range(512, 0, -20):
+    ops.append({"op": "stroke", "path": {"arc": {"center": [512, 512], "radius": r, "start": 0, "end": 2 * math.pi, "clockwise": True}}})
+ops += [{"op": "setFillColor", "color": "#0000FF"}, {"op": "fill", "path": {"ellipse": [0, 0, 100, 100]}}]
+scene("hypnosis", [1024, 1024], ops, background="#FFFFFF")
+
+scene("oval", [100, 100], [{"op": "setFillColor", "color": "#0000FF"}, {"op": "fill", "path": {"ellipse": [0, 0, 100, 100]}}],
+      scale=2, background="#FFFFFF")
+
+
+def star(cx, cy, R):
+    pts = [(cx + R * math.sin(i * 4 * math.pi / 5), cy - R * math.cos(i * 4 * math.pi / 5)) for i in range(5)]
+    return "M " + " L ".join(f"{x:.4f} {y:.4f}" for x, y in pts) + " Z"
+
+
+scene("star", [420, 220], [
+    {"op": "setFillColor", "color": "#E8A317"},
+    {"op": "fill", "path": star(110, 115, 100), "rule": "nonzero"},
+    {"op": "fill", "path": star(310, 115, 100), "rule": "evenodd"},
+    {"op": "setStrokeColor", "color": "#5A3A00"}, {"op": "setLineWidth", "width": 2}, {"op": "setLineJoin", "join": "round"},
+    {"op": "stroke", "path": star(110, 115, 100)}, {"op": "stroke", "path": star(310, 115, 100)}], background="#FFFFFF")
+
+# strokes: every cap on an open line, every join on a chevron, a miter limit, dashes on a curve and
+# on a closed rounded rect, and a circle smaller than half its line width (a solid disc).
+ops = [{"op": "setStrokeColor", "color": "#1F3A93"}, {"op": "setLineWidth", "width": 16}]
+for i, cap in enumerate(["butt", "round", "square"]):
+    y = 40 + 40 * i
+    ops += [{"op": "setLineCap", "cap": cap}, {"op": "stroke", "path": f"M 40 {y} L 200 {y}"}]
+ops += [{"op": "setLineCap", "cap": "butt"}]
+for i, join in enumerate(["miter", "round", "bevel"]):
+    x = 260 + 110 * i
+    ops += [{"op": "setLineJoin", "join": join}, {"op": "stroke", "path": f"M {x} 150 L {x + 40} 40 L {x + 80} 150"}]
+ops += [{"op": "setLineJoin", "join": "miter"}, {"op": "setMiterLimit", "limit": 2},
+        {"op": "stroke", "path": "M 40 260 L 120 200 L 200 260"},
+        {"op": "setMiterLimit", "limit": 10},
+        {"op": "setStrokeColor", "color": "#C0392B"}, {"op": "setLineWidth", "width": 8}, {"op": "setLineCap", "cap": "round"},
+        {"op": "setLineDash", "phase": 0, "lengths": [24, 16, 0, 16]},
+        {"op": "stroke", "path": "M 260 260 C 320 180 400 340 460 230 S 560 200 580 260"},
+        {"op": "setLineDash", "phase": 10, "lengths": [30, 12]}, {"op": "setLineCap", "cap": "square"}, {"op": "setLineWidth", "width": 6},
+        {"op": "stroke", "path": {"roundedRect": [40, 300, 540, 70], "radius": 20}},
+        {"op": "setLineDash", "phase": 0, "lengths": []}, {"op": "setStrokeColor", "color": "#27AE60"}, {"op": "setLineWidth", "width": 30},
+        {"op": "stroke", "path": {"arc": {"center": [310, 335], "radius": 6, "start": 0, "end": 6.2832}}}]
+scene("strokes", [620, 400], ops, background="#FFFFFF")
+
+# --- The drawing model: images, blend modes, shadows, layers, gradients (the seeds' programs) ---
+W = 512
+rot = -math.pi / 4
+c, s = math.cos(rot), math.sin(rot)
+# decorator: a shadow (offset (-25, 15), blur 20) around a transform (rotate(-pi/4) concatenated with
+# translate(-w/2, h/8)) around a 512x512 image; translated first so that it lands on the canvas.
+scene("decorator", [1024, 1024], [
+    {"op": "translate", "x": 300, "y": 350},
+    {"op": "setShadow", "offset": [-25, 15], "blur": 20},
+    {"op": "concat", "matrix": [round(c, 15), round(s, 15), round(-s, 15), round(c, 15), -W / 2, W / 8]},
+    {"op": "drawImage", "image": "mars", "rect": [0, 0, W, W]}], background="#FFFFFF", images={"mars": "images/mars.png"})
+
+# mars-halves: the image's left and right halves (via crop) drawn apart.
+scene("mars-halves", [600, 300], [
+    {"op": "drawImage", "image": "mars", "rect": [20, 22, 128, 256], "crop": [0, 0, 256, 512]},
+    {"op": "drawImage", "image": "mars", "rect": [452, 22, 128, 256], "crop": [256, 0, 256, 512]}],
+    background="#F0F0F0", images={"mars": "images/mars.png"})
+
+# multiply: the image at 2x size, with a 1x copy centred on it in multiply mode.
+scene("multiply", [1024, 1024], [
+    {"op": "drawImage", "image": "mars", "rect": [0, 0, 1024, 1024]},
+    {"op": "drawImage", "image": "mars", "at": [256, 256], "blendMode": "multiply"}], images={"mars": "images/mars.png"})
+
+# note: a nine-slice note chrome (cap insets 37, 12, 12, 12) grown to three sizes, stretched and
+# tiled, and shrunk below its caps.
+ops = []
+for i, (w, h) in enumerate([(90, 110), (160, 200), (240, 300)]):
+    x = 20 + sum(a + 20 for a, _ in [(90, 110), (160, 200), (240, 300)][:i])
+    ops.append({"op": "drawImage", "image": "note", "rect": [x, 20, w, h], "capInsets": [37, 12, 12, 12], "resizingMode": "stretch"})
+    ops.append({"op": "drawImage", "image": "note", "rect": [x, 340, w, h], "capInsets": [37, 12, 12, 12]})
+ops.append({"op": "drawImage", "image": "note", "rect": [20, 480, 20, 30], "capInsets": [37, 12, 12, 12]})
+scene("note", [580, 660], ops, background="#FFFFFF", images={"note": "images/note@2x.png"})
+
+# template: an icon drawn as it is, and as a template image in several tints.
+ops = [{"op": "drawImage", "image": "icon", "at": [16, 16]}]
+for i, tint in enumerate(["#000000", "#E53935", "#43A047CC", [0.1, 0.4, 0.9, 0.5]]):
+    ops.append({"op": "drawImage", "image": "icon", "rect": [96 + 80 * i, 16, 64, 64], "renderingMode": "template", "tint": tint})
+ops.append({"op": "drawImage", "image": "icon", "rect": [416, 16, 64, 64], "renderingMode": "template", "tint": "#8E24AA", "flipped": "horizontal"})
+ops.append({"op": "drawImage", "image": "icon", "rect": [16, 96, 128, 128], "renderingMode": "template"})
+scene("template", [500, 240], ops, background="#FAFAFA", images={"icon": "images/icon.png"})
+
+# vignette: the image masked by a radial gradient through destinationIn inside a layer.
+scene("vignette", [512, 512], [
+    {"op": "beginLayer"},
+    {"op": "drawImage", "image": "mars", "rect": [0, 0, 512, 512]},
+    {"op": "setBlendMode", "mode": "destinationIn"},
+    {"op": "radialGradient", "startCenter": [256, 256], "startRadius": 120, "endCenter": [256, 256], "endRadius": 260,
+     "stops": [[0, "#000000FF"], [1, "#00000000"]]},
+    {"op": "endLayer"}], background="#FFFFFF", images={"mars": "images/mars.png"})
+
+# layers: group alpha, a shadow cast by a whole layer, a layer under a clip and a blend mode.
+scene("layers", [480, 300], [
+    {"op": "setAlpha", "alpha": 0.5}, {"op": "beginLayer"},
+    {"op": "setFillColor", "color": "#E53935"}, {"op": "fill", "path": {"ellipse": [20, 20, 120, 120]}},
+    {"op": "setFillColor", "color": "#1E88E5"}, {"op": "fill", "path": {"ellipse": [80, 20, 120, 120]}},
+    {"op": "endLayer"},
+    {"op": "setShadow", "offset": [8, 10], "blur": 6, "color": "#00000099"}, {"op": "beginLayer"},
+    {"op": "setFillColor", "color": "#43A047"}, {"op": "fill", "path": {"rect": [250, 30, 80, 80]}},
+    {"op": "fill", "path": {"ellipse": [300, 70, 80, 80]}},
+    {"op": "endLayer"}, {"op": "clearShadow"},
+    {"op": "save"}, {"op": "clip", "path": {"roundedRect": [20, 170, 440, 110], "radius": 30}},
+    {"op": "setBlendMode", "mode": "multiply"}, {"op": "beginLayer"},
+    {"op": "linearGradient", "start": [20, 0], "end": [460, 0], "stops": [[0, "#FFEB3B"], [1, "#00BCD4"]]},
+    {"op": "setFillColor", "color": "#FFFFFF"}, {"op": "fill", "path": {"ellipse": [180, 180, 120, 90]}},
+    {"op": "endLayer"}, {"op": "restore"}], background="#F5F5F5")
+
+# gradients: linear with every extend combination and a hard step, radial (concentric and two-circle cone).
+ops = []
+for i, ext in enumerate([[True, True], [False, False], [True, False]]):
+    y = 20 + 90 * i
+    ops += [{"op": "save"}, {"op": "clip", "path": {"rect": [20, y, 300, 70]}},
+            {"op": "linearGradient", "start": [80, 0], "end": [260, 0], "extend": ext,
+             "stops": [[0, "#D81B60"], [0.5, "#FDD835"], [0.5, "#1E88E5"], [1, "#43A04780"]]}, {"op": "restore"}]
+ops += [{"op": "save"}, {"op": "clip", "path": {"rect": [340, 20, 240, 240]}},
+        {"op": "radialGradient", "startCenter": [460, 140], "startRadius": 0, "endCenter": [460, 140], "endRadius": 110,
+         "stops": [[0, "#FFFFFF"], [0.7, "#3949AB"], [1, "#1A237E00"]], "extend": [True, False]}, {"op": "restore"},
+        {"op": "save"}, {"op": "clip", "path": {"rect": [20, 290, 560, 200]}},
+        {"op": "radialGradient", "startCenter": [120, 390], "startRadius": 10, "endCenter": [400, 390], "endRadius": 80,
+         "stops": [[0, "#FF7043"], [1, "#26A69A"]], "extend": [False, False]}, {"op": "restore"}]
+scene("gradients", [600, 510], ops, background="#FFFFFF")
+
+# blend-modes: all 28 modes on one sheet; each tile is its own layer, so clear and copy act on the tile.
+modes = ["normal", "multiply", "screen", "overlay", "darken", "lighten", "colorDodge", "colorBurn", "softLight", "hardLight",
+         "difference", "exclusion", "hue", "saturation", "color", "luminosity", "clear", "copy", "sourceIn", "sourceOut",
+         "sourceAtop", "destinationOver", "destinationIn", "destinationOut", "destinationAtop", "xor", "plusDarker", "plusLighter"]
+ops = []
+for i, mode in enumerate(modes):
+    x, y = 10 + (i % 7) * 100, 10 + (i // 7) * 100
+    ops += [{"op": "save"}, {"op": "clip", "path": {"rect": [x, y, 90, 90]}}, {"op": "beginLayer"},
+            {"op": "linearGradient", "start": [x, y], "end": [x + 90, y + 90], "stops": [[0, "#1E88E5"], [1, "#E53935C0"]]},
+            {"op": "setFillColor", "color": "#FDD835"}, {"op": "fill", "path": {"rect": [x + 8, y + 8, 40, 74]}},
+            {"op": "setBlendMode", "mode": mode},
+            {"op": "setFillColor", "color": [0.2, 0.8, 0.4, 0.8]}, {"op": "fill", "path": {"ellipse": [x + 30, y + 20, 52, 52]}},
+            {"op": "endLayer"}, {"op": "restore"}]
+scene("blend-modes", [710, 410], ops, background="#FFFFFF")

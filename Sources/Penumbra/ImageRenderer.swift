@@ -1,0 +1,30 @@
+// ImageRenderer: the UIGraphicsBeginImageContextWithOptions /
+// UIGraphicsImageRenderer analogue. It makes a recording context of the
+// requested size, scale and opacity, hands it to the caller's drawing code,
+// renders the recorded display list and returns an Image of that scale.
+import PenumbraCPU
+
+/// Draws into a fresh context and returns the result as an image.
+public struct ImageRenderer {
+    /// Size in points.
+    public var size: Size
+    /// Pixels per point; the image has this scale.
+    public var scale: Double
+    /// When true the canvas starts opaque white instead of transparent (UIKit's `opaque` flag
+    /// promises no transparency; a white background keeps that promise).
+    public var opaque: Bool
+    /// Which renderer runs the drawing (the CPU reference by default).
+    public var backend: Backend
+
+    public init(size: Size, scale: Double = 1, opaque: Bool = false, backend: Backend = .cpu) {
+        self.size = size; self.scale = scale; self.opaque = opaque; self.backend = backend
+    }
+
+    /// Runs `drawing` on a new context and renders what it recorded.
+    public func image(_ drawing: (GraphicsContext) throws -> Void) throws -> Image {
+        let context = GraphicsContext(size: size, scale: scale, background: opaque ? .white : nil)
+        try drawing(context)
+        let bitmap = try backend.makeRenderer().renderer.render(context.displayList)
+        return Image(bitmap: bitmap, scale: scale)
+    }
+}

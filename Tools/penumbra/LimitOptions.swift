@@ -1,0 +1,30 @@
+// The resource-limit flags shared by every command that reads scenes.
+import ArgumentParser
+import Penumbra
+
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Most pixels of a canvas, layer or image.")
+    var maxPixels: Int = ResourceLimits.default.maxPixels
+    @Option(help: "Most ops in one scene.")
+    var maxOps: Int = ResourceLimits.default.maxOps
+    @Option(help: "Most path segments in one scene, after parsing.")
+    var maxPathSegments: Int = ResourceLimits.default.maxPathSegments
+    @Option(help: "Deepest save and layer nesting.")
+    var maxNesting: Int = ResourceLimits.default.maxNesting
+    @Option(help: "Most entries in one dash array.")
+    var maxDashEntries: Int = ResourceLimits.default.maxDashEntries
+
+    func validate() throws {
+        for (name, v) in [("--max-pixels", maxPixels), ("--max-ops", maxOps), ("--max-path-segments", maxPathSegments),
+                          ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries)] where v < 0 {
+            throw ValidationError("\(name) must not be negative")
+        }
+    }
+
+    var limits: ResourceLimits {
+        var l = ResourceLimits.default
+        l.maxPixels = maxPixels; l.maxOps = maxOps; l.maxPathSegments = maxPathSegments
+        l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries
+        return l
+    }
+}

@@ -1,0 +1,62 @@
+// `penumbra render SCENE.json -o OUT.png [--backend auto|cpu|gpu] [--scale S]`
+import ArgumentParser
+import Foundation
+import Penumbra
+
+extension Backend: ExpressibleByArgument {}
+extension PNGFilter: ExpressibleByArgument {}
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Render one scene to a PNG file.")
+
+    @Argument(help: "The scene file (JSON), or - for standard input.")
+    var scene: String
+    @Option(name: .shortAndLong, help: "The PNG to write, or - for standard output.")
+    var output: String
+    @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
+    var backend: Backend = .auto
+    @Option(help: "Pixels per point, overriding the scene's scale.")
+    var scale: Double?
+    @Option(help: "zlib compression level of the PNG, 0...9.")
+    var pngLevel: Int = 6
+    @Option(help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
+    var pngFilter: PNGFilter = .adaptive
+    @Flag(name: .shortAndLong, help: "Report the renderer and timings on standard error.")
+    var verbose = false
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
+        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
+    }
+
+    func run() throws {
+        let start = Date()
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale)
+        let choice: RendererChoice
+        do { choice = try backend.makeRenderer() } catch let e as BackendUnavailable {
+            throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(e.message)")
+        }
+        if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
+        let list = decoded.displayList()
+        let rendered = Date()
+        let bitmap: Bitmap
+        do { bitmap = try choice.renderer.render(list) } catch let e as BackendUnavailable {
+            throw ToolError(.backendUnavailable, "backend \(backend.rawValue) cannot render this scene: \(e.message)")
+        } catch {
+            throw ToolError(.failure, "rendering failed: \(error)")
+        }
+        let encoded = Date()
+        let png: [UInt8]
+        do { png = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) } catch {
+            throw ToolError(.failure, "PNG encoding failed: \(error)")
+        }
+        try OutputFile.write(png, to: output)
+        if verbose {
+            let ms = { (a: Date, b: Date) in String(format: "%.2f ms", b.timeIntervalSince(a) * 1000) }
+            Diagnostics.print("penumbra: renderer \(choice.renderer.name); \(bitmap.width)x\(bitmap.height) px; "
+                + "decode+record \(ms(start, rendered)), render \(ms(rendered, encoded)), encode+write \(ms(encoded, Date()))")
+        }
+    }
+}

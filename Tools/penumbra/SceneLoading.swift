@@ -1,0 +1,27 @@
+// Reading a scene from a file or standard input, with errors that name the file.
+import Foundation
+import Penumbra
+
+enum SceneLoading {
+    /// Reads and decodes a scene; `-` reads standard input (images then resolve against the
+    /// current directory). Rejections end with exit status 1.
+    static func load(_ path: String, limits: ResourceLimits, scale: Double?) throws -> Scene {
+        let bytes: [UInt8]
+        let base: String
+        if path == "-" {
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            base = FileManager.default.currentDirectoryPath
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ToolError(.rejected, "\(path): cannot read the scene file")
+            }
+            bytes = [UInt8](data)
+            base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        }
+        do {
+            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale)
+        } catch let error as SceneError {
+            throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
+        }
+    }
+}
