@@ -5,7 +5,9 @@
 // pieces, M the largest second difference of the control points, keeps every
 // piece within `tol` of the curve. Conics (ellipses, arcs) are halved exactly
 // (a half of a conic is a conic) until the deviation bound w h / (1 + w)
-// (h: distance from the control point to the chord) is within `tol`.
+// (h: distance from the control point to the chord's line) is within `tol`;
+// when the control point projects outside the chord the curve runs back past
+// an end, and the bound is the control point's distance to the chord segment.
 // The scene format asks for 1/64 px in device space: fills transform first
 // and flatten with 1/64; strokes flatten in user space with 1/64 divided by
 // the transform's largest stretch.
@@ -28,8 +30,13 @@ extension Path {
 
         func finish(closed: Bool) {
             if hasSegment, !points.isEmpty {
-                if closed, points.count > 1, points.last == points.first { points.removeLast(); smooth.removeLast() }
-                smooth[smooth.count - 1] = false
+                if closed, points.count > 1, points.last == points.first {
+                    // The vertex before the dropped one keeps its flag: when the last element is a
+                    // curve ending at the start, that vertex lies inside the curve.
+                    points.removeLast(); smooth.removeLast()
+                } else {
+                    smooth[smooth.count - 1] = false
+                }
                 smooth[0] = false
                 result.append(FlatSubpath(points: points, smooth: smooth, isClosed: closed))
             }
@@ -111,14 +118,29 @@ enum Flattener {
         return out
     }
 
+    /// A bound on the distance from the conic to its chord (the segment p0 p2).
+    ///
+    /// The conic lies in the triangle p0 p1 p2. When p1 projects onto the chord within the
+    /// segment, so does the whole triangle, and the distance to the segment is the distance to
+    /// its line, largest at t = 1/2: w h / (1 + w), h the distance from p1 to the line. Otherwise
+    /// the curve runs back past an end of the chord, and the bound is the distance from p1 to the
+    /// segment (the farthest point of the triangle).
+    static func conicDeviation(_ p0: Point, _ p1: Point, _ p2: Point, _ w: Double) -> Double {
+        let chord = p2 - p0
+        let len2 = chord.dot(chord)
+        guard len2 > 0 else { return (p1 - p0).length }
+        let along = (p1 - p0).dot(chord) / len2
+        if along < 0 { return (p1 - p0).length }
+        if along > 1 { return (p1 - p2).length }
+        let h = abs(chord.cross(p1 - p0)) / len2.squareRoot()
+        return w * h / (1 + w)
+    }
+
     /// Halves the conic until its deviation from the chord is within `tol` (at most 16 levels).
     private static func subdivideConic(_ p0: Point, _ p1: Point, _ p2: Point, _ w: Double, _ tol: Double,
                                        depth: Int, into out: inout [Point]) {
-        let chord = p2 - p0
-        let len = chord.length
-        let h = len > 0 ? abs(chord.cross(p1 - p0)) / len : (p1 - p0).length
-        let deviation = w * h / (1 + w)
-        if (deviation <= tol && h.isFinite) || depth >= 16 || !deviation.isFinite {
+        let deviation = conicDeviation(p0, p1, p2, w)
+        if deviation <= tol || depth >= 16 || !deviation.isFinite {
             out.append(p2); return
         }
         let mid = (p0 + 2 * w * p1 + p2) * (1 / (2 * (1 + w)))
