@@ -9,8 +9,8 @@
 import XCTest
 import PenumbraCore
 
-/// SplitMix64: a small, seedable, deterministic generator.
-struct SplitMix64: RandomNumberGenerator {
+/// A small, seedable, deterministic generator (SplitMix64).
+private struct FuzzGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -71,7 +71,7 @@ final class SceneFuzzTests: XCTestCase {
     ]
 
     /// One random mutation of the bytes.
-    private static func mutate(_ bytes: inout [UInt8], _ rng: inout SplitMix64) {
+    private static func mutate(_ bytes: inout [UInt8], _ rng: inout FuzzGenerator) {
         guard !bytes.isEmpty else { bytes = Array("{}".utf8); return }
         let at = Int.random(in: 0..<bytes.count, using: &rng)
         switch Int.random(in: 0..<8, using: &rng) {
@@ -118,7 +118,7 @@ final class SceneFuzzTests: XCTestCase {
     }
 
     func testMutatedScenesDecodeOrFailCleanly() {
-        var rng = SplitMix64(seed: 0x5CE_E5EED)
+        var rng = FuzzGenerator(seed: 0x5CE_E5EED)
         let seeds = Self.seedScenes.map { Array($0.utf8) }
         let limits = ResourceLimits(maxPixels: 1_000_000, maxOps: 1_000, maxPathSegments: 10_000, maxNesting: 16, maxDashEntries: 64)
         var accepted = 0, rejected = 0
@@ -142,14 +142,14 @@ final class SceneFuzzTests: XCTestCase {
             }
         }
         XCTAssertEqual(accepted + rejected, 4_000)
-        XCTAssertGreaterThan(accepted, 50, "some mutations leave a valid scene")
+        XCTAssertGreaterThan(accepted, 60, "some mutations leave a valid scene")
         XCTAssertGreaterThan(rejected, 1_000, "most mutations break something")
         XCTAssertTrue(locations.isSuperset(of: ["syntax", "ops", "images"]), "errors were found at many places: \(locations)")
     }
 
     /// The JSON parser alone, on random bytes biased towards JSON's alphabet.
     func testRandomBytesNeverCrashTheParser() {
-        var rng = SplitMix64(seed: 42)
+        var rng = FuzzGenerator(seed: 42)
         let alphabet = Array("{}[],:\"\\0123456789-+.eEtruefalsnl \n\u{7F}".utf8) + [0xC3, 0xA9, 0xFF, 0x00, 0xED, 0xA0, 0x80]
         var parsed = 0
         for _ in 0..<3_000 {
