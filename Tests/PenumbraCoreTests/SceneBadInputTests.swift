@@ -143,8 +143,14 @@ final class SceneBadInputTests: XCTestCase {
                        "ops[0].path.arc.clockwise", "expected true or false, got a string")
         assertRejected(fill("{\"arc\": [0, 0, 1]}"), "ops[0].path.arc", "expected an object, got an array")
         assertRejected(fill("{\"rect\": [1e308, 0, 1e308, 1]}"), "ops[0].path", "not finite")
-        assertRejected(fill("\"M 0 0 L 10 10 Q\""), "ops[0].path", "at character ")
-        assertRejected(op("{\"op\": \"stroke\", \"path\": \"M 0 0 L x 10\"}"), "ops[0].path", "at character ")
+        // SVG path data: the parser's own message, with its character offset, at the path.
+        for data in ["M 0 0 L 10 10 Q", "M 0 0 L x 10", "L 1 1", "M 1e999 0 L 1 1"] {
+            var expected = "(accepted)"
+            do { _ = try Path(svgPathData: data) } catch { expected = "\(error)" }
+            XCTAssertTrue(expected.hasPrefix("at character "), expected)
+            assertRejected(op("{\"op\": \"stroke\", \"path\": \"\(data)\"}"), "ops[0].path", expected)
+        }
+        assertRejected(fill("\"M 0 0 L x 10\""), "ops[0].path", "at character 8: expected a number")
     }
 
     func testStructure() throws {

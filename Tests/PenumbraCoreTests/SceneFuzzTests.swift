@@ -129,7 +129,7 @@ final class SceneFuzzTests: XCTestCase {
             }
         }
         XCTAssertEqual(accepted + rejected, 4_000)
-        XCTAssertGreaterThan(accepted, 50, "some mutations leave a valid scene")
+        XCTAssertGreaterThan(accepted, 60, "some mutations leave a valid scene")
         XCTAssertGreaterThan(rejected, 1_000, "most mutations break something")
         XCTAssertTrue(locations.isSuperset(of: ["syntax", "ops", "images"]), "errors were found at many places: \(locations)")
     }
