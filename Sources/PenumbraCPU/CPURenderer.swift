@@ -132,34 +132,72 @@ struct CPUFrame {
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.
+    /// Works a row at a time: the coverage row is the geometry row times the clip row, the
+    /// shader runs only between the first and last covered pixel, and the blend mode's row
+    /// compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
                             offset: Point, alpha: Float, mode: BlendMode) {
         let width = region.width, frame = target.frame
+        let solid = (shader as? SolidShader).map { $0.color * alpha }
         var colors = [SIMD4<Float>](repeating: .zero, count: width)
         var rowCoverage = [Float](repeating: 0, count: width)
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
             colors.withUnsafeMutableBufferPointer { colors in
                 rowCoverage.withUnsafeMutableBufferPointer { cov in
                     for y in region.y..<region.maxY {
-                        var any = false
-                        for i in 0..<width {
-                            var c: Float = coverage?[region.x + i, y] ?? 1
-                            if let clip, c > 0 { c *= clip[region.x + i, y] }
-                            cov[i] = c
-                            any = any || c > 0
-                        }
-                        guard any else { continue }
-                        shader.shade(y: y, x0: region.x, count: width, offset: offset,
-                                     colors: colors.baseAddress!, coverage: cov.baseAddress!)
-                        for i in 0..<width where cov[i] > 0 {
-                            let p = ((y - frame.y) * frame.width + region.x + i - frame.x) * 4
-                            let d = SIMD4<Float>(Float(px[p]), Float(px[p + 1]), Float(px[p + 2]), Float(px[p + 3])) / 255
-                            let r = PenumbraCore.composite(source: colors[i] * alpha, destination: d, coverage: cov[i], mode: mode)
-                            let q = (r * 255 + 0.5).rounded(.down).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                            px[p] = UInt8(q.x); px[p + 1] = UInt8(q.y); px[p + 2] = UInt8(q.z); px[p + 3] = UInt8(q.w)
+                        CPUFrame.coverageRow(y: y, x0: region.x, width: width, coverage: coverage, clip: clip, into: cov)
+                        var lo = 0, hi = width
+                        while lo < hi && cov[lo] == 0 { lo += 1 }
+                        guard lo < hi else { continue }
+                        while cov[hi - 1] == 0 { hi -= 1 }
+                        let count = hi - lo
+                        let rowStart = ((y - frame.y) * frame.width + region.x + lo - frame.x) * 4
+                        let destination = UnsafeMutableBufferPointer(rebasing: px[rowStart..<(rowStart + count * 4)])
+                        let coverageSpan = UnsafeBufferPointer(rebasing: cov[lo..<hi])
+                        if let solid {
+                            mode.blendRow(source: solid, coverage: coverageSpan, destination: destination)
+                        } else {
+                            shader.shade(y: y, x0: region.x + lo, count: count, offset: offset,
+                                         colors: colors.baseAddress! + lo, coverage: cov.baseAddress! + lo)
+                            if alpha != 1 { for i in lo..<hi { colors[i] *= alpha } }
+                            mode.blendRow(sources: UnsafeBufferPointer(rebasing: colors[lo..<hi]),
+                                          coverage: coverageSpan, destination: destination)
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Fills `out[0..<width]` with the coverage of row `y` from `x0`: the geometry's (1 when
+    /// there is none) times the clip's, 0 outside either mask's region.
+    private static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?, clip: CoverageMask?,
+                             into out: UnsafeMutableBufferPointer<Float>) {
+        if let coverage {
+            CPUFrame.copyRow(of: coverage, y: y, x0: x0, width: width, into: out)
+        } else {
+            for i in 0..<width { out[i] = 1 }
+        }
+        guard let clip else { return }
+        let r = clip.region
+        guard y >= r.y, y < r.maxY else { for i in 0..<width { out[i] = 0 }; return }
+        clip.values.withUnsafeBufferPointer { values in
+            let base = (y - r.y) * r.width - r.x
+            for i in 0..<width {
+                let x = x0 + i
+                out[i] = (x >= r.x && x < r.maxX) ? out[i] * values[base + x] : 0
+            }
+        }
+    }
+
+    private static func copyRow(of mask: CoverageMask, y: Int, x0: Int, width: Int, into out: UnsafeMutableBufferPointer<Float>) {
+        let r = mask.region
+        guard y >= r.y, y < r.maxY else { for i in 0..<width { out[i] = 0 }; return }
+        mask.values.withUnsafeBufferPointer { values in
+            let base = (y - r.y) * r.width - r.x
+            for i in 0..<width {
+                let x = x0 + i
+                out[i] = (x >= r.x && x < r.maxX) ? values[base + x] : 0
             }
         }
     }

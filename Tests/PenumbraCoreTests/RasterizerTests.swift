@@ -73,4 +73,15 @@ final class RasterizerTests: XCTestCase {
         let b = Rasterizer.coverage(of: shape(p, AffineTransform(translationX: 7, y: 5)), in: PixelRect(x: 0, y: 0, width: 40, height: 40))
         for y in 0..<30 { for x in 0..<30 { XCTAssertEqual(a[x, y], b[x + 7, y + 5], accuracy: 1e-4) } }
     }
+
+    func testShapeTouchingTheRegionEdgesIsMirrorSymmetric() {
+        // Edges that start exactly on the region's sides must not drift outside it from row to
+        // row (a cell index of -1 once overwrote the previous row's last pixel).
+        var p = Path(); p.addEllipse(in: Rect(x: 0, y: 0, width: 200, height: 200))
+        let mask = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 200, height: 200))
+        for y in 0..<200 { for x in 0..<100 {
+            XCTAssertEqual(mask[x, y], mask[199 - x, y], accuracy: 1e-4, "(\(x), \(y))")
+            XCTAssertEqual(mask[x, y], mask[x, 199 - y], accuracy: 1e-4, "(\(x), \(y))")
+        } }
+    }
 }

@@ -47,10 +47,15 @@ struct Accumulator {
     let height: Int
     let stride: Int
     var cells: [Float]
+    /// Per row, the first and one past the last cell any edge touched (first > last: none).
+    var touchedStart: [Int]
+    var touchedEnd: [Int]
 
     init(width: Int, height: Int) {
         self.width = width; self.height = height; stride = width + 2
         cells = [Float](repeating: 0, count: stride * height)
+        touchedStart = [Int](repeating: Int.max, count: height)
+        touchedEnd = [Int](repeating: 0, count: height)
     }
 
     /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
@@ -97,7 +102,8 @@ struct Accumulator {
         let (sx, sy, ex, ey): (Double, Double, Double, Double)
         if py0 < py1 { dir = 1; (sx, sy, ex, ey) = (px0, py0, px1, py1) } else { dir = -1; (sx, sy, ex, ey) = (px1, py1, px0, py0) }
         let dxdy = (ex - sx) / (ey - sy)
-        var x = sx
+        let maxX = Double(width)
+        var x = min(maxX, max(0, sx))
         let rowStart = max(0, Int(sy.rounded(.down)))
         let rowEnd = min(height, Int(ey.rounded(.up)))
         guard rowStart < rowEnd else { return }
@@ -105,13 +111,16 @@ struct Accumulator {
             for row in rowStart..<rowEnd {
                 let line = row * stride
                 let dy = min(Double(row + 1), ey) - max(Double(row), sy)
-                let xnext = x + dxdy * dy
+                // Stepping x row by row can drift a hair outside [0, width]; clamp it back.
+                let xnext = min(maxX, max(0, x + dxdy * dy))
                 let d = dy * dir
                 let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
                 let x0floor = x0.rounded(.down)
                 let x0i = Int(x0floor)
                 let x1ceil = x1.rounded(.up)
                 let x1i = Int(x1ceil)
+                touchedStart[row] = min(touchedStart[row], x0i)
+                touchedEnd[row] = max(touchedEnd[row], max(x1i, x0i + 1) + 1)
                 if x1i <= x0i + 1 {
                     let xmf = 0.5 * (x + xnext) - x0floor
                     a[line + x0i] += Float(d - d * xmf)
@@ -142,28 +151,37 @@ struct Accumulator {
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule.
+    /// Prefix-sums each row into coverage under the fill rule. Cells before a row's first
+    /// touched cell are zero; after its last one the sum is constant, so the rest of the row is
+    /// filled with one value.
     func resolve(rule: FillRule) -> [Float] {
         var out = [Float](repeating: 0, count: width * height)
         let evenOdd = rule == .evenOdd
+        @inline(__always) func coverage(_ sum: Float) -> Float {
+            var c = abs(sum)
+            if evenOdd {
+                c = c.truncatingRemainder(dividingBy: 2)
+                if c > 1 { c = 2 - c }
+            } else if c > 1 {
+                c = 1
+            }
+            // Snap accumulated rounding noise so untouched pixels stay untouched.
+            if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
+            return c
+        }
         cells.withUnsafeBufferPointer { a in
             out.withUnsafeMutableBufferPointer { o in
                 for row in 0..<height {
+                    let first = touchedStart[row], last = min(width, touchedEnd[row])
+                    guard first < last else { continue }
                     var sum: Float = 0
                     let line = row * stride, orow = row * width
-                    for x in 0..<width {
+                    for x in first..<last {
                         sum += a[line + x]
-                        var c = abs(sum)
-                        if evenOdd {
-                            c = c.truncatingRemainder(dividingBy: 2)
-                            if c > 1 { c = 2 - c }
-                        } else if c > 1 {
-                            c = 1
-                        }
-                        // Snap accumulated rounding noise so untouched pixels stay untouched.
-                        if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
-                        o[orow + x] = c
+                        o[orow + x] = coverage(sum)
                     }
+                    let rest = coverage(sum)
+                    if rest != 0 { for x in last..<width { o[orow + x] = rest } }
                 }
             }
         }

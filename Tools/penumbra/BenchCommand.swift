@@ -1,0 +1,145 @@
+// `penumbra bench SCENE.json... [--backend cpu|gpu|both] [--seconds N] [--json]`
+//
+// For each scene and backend: decode once, warm up, then render repeatedly
+// for the time given, timing render-to-pixels (recording the display list,
+// which strokes and flattens, plus rendering) and render-plus-PNG
+// separately. Reports median and spread, scenes and megapixels per second,
+// peak RSS, and a 4 MiB memory copy timed in the same run as the floor.
+import ArgumentParser
+import Foundation
+import Penumbra
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure rendering throughput of scenes.")
+
+    enum Backends: String, ExpressibleByArgument, CaseIterable { case cpu, gpu, both }
+
+    @Argument(help: "Scene files (JSON).")
+    var scenes: [String]
+    @Option(help: "cpu, gpu or both.")
+    var backend: Backends = .cpu
+    @Option(help: "Seconds of measurement per scene and backend (after a warm-up).")
+    var seconds: Double = 2
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+    @Option(help: "zlib compression level of the PNG, 0...9.")
+    var pngLevel: Int = 6
+    @Option(help: "PNG row filter.")
+    var pngFilter: PNGFilter = .adaptive
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        guard !scenes.isEmpty else { throw ValidationError("give at least one scene") }
+        guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
+    }
+
+    struct Result: Encodable {
+        var scene: String
+        var backend: String
+        var renderer: String
+        var width: Int
+        var height: Int
+        var render_ms: Summary
+        var render_png_ms: Summary
+        var scenes_per_second: Double
+        var megapixels_per_second: Double
+        var scenes_per_second_with_png: Double
+        var megapixels_per_second_with_png: Double
+        var iterations: Int
+        var peak_rss_mb: Double
+    }
+    struct Report: Encodable {
+        var floor_ms: Double
+        var results: [Result]
+    }
+
+    func run() throws {
+        let floor = Measurement.memoryCopyFloor()
+        let backends: [Backend] = backend == .both ? [.cpu, .gpu] : [backend == .cpu ? .cpu : .gpu]
+        var renderers: [Backend: Renderer] = [:]
+        for b in backends {
+            do { renderers[b] = try b.makeRenderer().renderer } catch let e as BackendUnavailable {
+                throw ToolError(.backendUnavailable, "backend \(b.rawValue) unavailable: \(e.message)")
+            }
+        }
+        let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
+        var results: [Result] = []
+        for path in scenes {
+            let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
+            for b in backends {
+                progress.say("\(path) on \(b.rawValue)")
+                results.append(try measure(scene, path: path, backend: b, renderer: renderers[b]!))
+            }
+        }
+        progress.done()
+        let report = Report(floor_ms: floor, results: results)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(table(report))
+        }
+    }
+
+    private func measure(_ scene: Scene, path: String, backend: Backend, renderer: Renderer) throws -> Result {
+        var renderTimes: [Double] = [], pngTimes: [Double] = []
+        var bitmap = Bitmap(width: 0, height: 0)
+        func once() throws {
+            var list: DisplayList?
+            let render = try Measurement.time {
+                list = scene.displayList()
+                bitmap = try renderer.render(list!)
+            }
+            let encode = try Measurement.time { _ = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) }
+            renderTimes.append(render); pngTimes.append(render + encode)
+        }
+        do {
+            try once() // warm-up: caches, first-touch page faults, shader compilation
+            renderTimes = []; pngTimes = []
+            let deadline = Measurement.now() + seconds * 1000
+            repeat { try once() } while Measurement.now() < deadline || renderTimes.count < 3
+        } catch let e as BackendUnavailable {
+            throw ToolError(.backendUnavailable, "\(path): backend \(backend.rawValue) cannot render this scene: \(e.message)")
+        } catch let e as ToolError { throw e } catch {
+            throw ToolError(.failure, "\(path): rendering failed: \(error)")
+        }
+        let render = Summary(renderTimes), png = Summary(pngTimes)
+        let megapixels = Double(scene.pixelWidth * scene.pixelHeight) / 1e6
+        return Result(scene: path, backend: backend.rawValue, renderer: renderer.name,
+                      width: scene.pixelWidth, height: scene.pixelHeight, render_ms: render, render_png_ms: png,
+                      scenes_per_second: 1000 / render.median, megapixels_per_second: megapixels * 1000 / render.median,
+                      scenes_per_second_with_png: 1000 / png.median, megapixels_per_second_with_png: megapixels * 1000 / png.median,
+                      iterations: renderTimes.count, peak_rss_mb: Measurement.peakResidentMegabytes())
+    }
+
+    private func table(_ report: Report) -> String {
+        func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+        var lines = ["floor: 4 MiB memory copy \(f(report.floor_ms, 3)) ms (median, this run)", ""]
+        let header = ["scene", "backend", "size", "render ms (med/min/max)", "render+png ms (med/min/max)", "scenes/s", "MP/s", "runs", "peak RSS MB"]
+        var rows = [header]
+        for r in report.results {
+            rows.append([r.scene, r.backend, "\(r.width)x\(r.height)",
+                         "\(f(r.render_ms.median))/\(f(r.render_ms.min))/\(f(r.render_ms.max))",
+                         "\(f(r.render_png_ms.median))/\(f(r.render_png_ms.min))/\(f(r.render_png_ms.max))",
+                         f(r.scenes_per_second, 1), f(r.megapixels_per_second, 1), "\(r.iterations)", f(r.peak_rss_mb, 1)])
+        }
+        let widths = header.indices.map { i in rows.map { $0[i].count }.max()! }
+        for row in rows { lines.append(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")) }
+        let renderers = Set(report.results.map { "\($0.backend): \($0.renderer)" }).sorted()
+        lines.append(""); lines.append("renderers: " + renderers.joined(separator: "; "))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A one-line progress report on a terminal, rewritten in place.
+struct Progress {
+    let enabled: Bool
+    func say(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+    func done() { if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+}
