@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Penumbra",
     products: [
-        .library(name: "Penumbra", targets: ["Penumbra"]),
+        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
     ],
     dependencies: [
