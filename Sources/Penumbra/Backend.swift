@@ -40,8 +40,10 @@ extension Backend {
             return RendererChoice(renderer: renderer, note: nil)
         case .auto:
             do {
-                let renderer = try Backend.makeGPURenderer()
-                return RendererChoice(renderer: renderer, note: "auto: rendering on the GPU (\(renderer.name))")
+                let renderer = AutoRenderer(gpu: try Backend.makeGPURenderer())
+                return RendererChoice(renderer: renderer,
+                                      note: "auto: rendering on the GPU (\(renderer.name)); on the CPU for canvases over "
+                                        + "\(renderer.gpu.maxTextureSize) px a side")
             } catch {
                 return RendererChoice(renderer: CPURenderer(),
                                       note: "auto: GPU unavailable (\(error)); rendering on the CPU")
@@ -57,5 +59,18 @@ extension Backend {
         do { return try GPURenderer() } catch let e as BackendUnavailable { throw e } catch {
             throw BackendUnavailable("\(error)")
         }
+    }
+}
+
+/// `auto`'s renderer: the GPU, and the CPU for a list the GPU cannot hold (a canvas, layer or
+/// shadow plane beyond its texture size), so that `auto` never fails for size.
+final class AutoRenderer: Renderer {
+    let gpu: GPURenderer
+    private lazy var cpu = CPURenderer()
+    init(gpu: GPURenderer) { self.gpu = gpu }
+    /// The GPU's renderer string.
+    var name: String { gpu.name }
+    func render(_ list: DisplayList) throws -> Bitmap {
+        do { return try gpu.render(list) } catch is BackendUnavailable { return try cpu.render(list) }
     }
 }
