@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraGPU", "PenumbraCPU", "Penumbra"],
+        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],

@@ -30,3 +30,21 @@ final class GPUContextTests: XCTestCase {
         XCTAssertThrowsError(try gpu.render(list)) { XCTAssertTrue($0 is BackendUnavailable, "\($0)") }
     }
 }
+
+import CEGL
+
+final class GPUResourceHygieneTests: XCTestCase {
+    /// A render deletes every texture and framebuffer it made: afterwards only the renderer's
+    /// byte lookup texture is alive on the context.
+    func testARenderLeavesNoTexturesOrFramebuffersBehind() throws {
+        let gpu = try GPUTestSupport.renderer()
+        for name in ["layers", "decorator", "gradients"] {
+            let url = GPUTestSupport.examples.appendingPathComponent("\(name).json")
+            _ = try gpu.render(try GPUTestSupport.loadScene(url).displayList())
+        }
+        let textures = (1...4096).filter { glIsTexture(GLuint($0)) == GLboolean(GL_TRUE) }
+        let framebuffers = (1...4096).filter { glIsFramebuffer(GLuint($0)) == GLboolean(GL_TRUE) }
+        XCTAssertEqual(textures.count, 1, "textures alive after render: \(textures)")
+        XCTAssertEqual(framebuffers.count, 0, "framebuffers alive after render: \(framebuffers)")
+    }
+}
