@@ -28,7 +28,16 @@ let package = Package(
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
         .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU"], path: "Sources/Penumbra"),
+        .target(
+            name: "PenumbraShaders", path: "Shaders",
+            resources: [
+                .embedInCode("quad.vert.glsl"), .embedInCode("composite.frag.glsl"),
+                .embedInCode("caster.frag.glsl"), .embedInCode("blur.frag.glsl"),
+                .embedInCode("include/header.glsl"), .embedInCode("include/mask.glsl"),
+                .embedInCode("include/paint.glsl"), .embedInCode("include/blend.glsl"),
+            ]),
+        .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU"], path: "Sources/Penumbra"),
         .executableTarget(
             name: "penumbra",
             dependencies: ["Penumbra", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -38,7 +47,9 @@ let package = Package(
         .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "penumbra"], path: "Tests/PenumbraTests"),
+        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
+                    path: "Tests/PenumbraGPUTests"),
+        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,8 +1,12 @@
 // Backend selection: which renderer executes a display list. `auto` takes
 // the GPU when a headless EGL / OpenGL ES 3 context can be made and the CPU
 // otherwise; the choice and its reason are reported to the caller so tools
-// can say which one ran.
+// can say which one ran. Setting the environment variable
+// PENUMBRA_DISABLE_GPU=1 makes the GPU unavailable (for tests of the
+// fall-back and of exit status 3, and to force the CPU in production).
+import Foundation
 import PenumbraCPU
+import PenumbraGPU
 
 /// Which renderer to use.
 public enum Backend: String, Sendable, Hashable, CaseIterable {
@@ -14,32 +18,59 @@ public enum Backend: String, Sendable, Hashable, CaseIterable {
     case gpu
 }
 
-/// The requested backend cannot run here (no GPU context, or a canvas it cannot hold).
-public struct BackendUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A renderer chosen for a backend request, with a note on why (for `auto`).
 public struct RendererChoice {
     public var renderer: Renderer
-    /// Why this renderer was chosen, e.g. "GPU unavailable (...): rendering on the CPU".
+    /// Which backend ran and why, e.g. "auto: rendering on the GPU (llvmpipe ...)".
     public var note: String?
 }
 
 extension Backend {
+    /// The environment variable that, set to 1, makes the GPU backend unavailable.
+    public static let disableGPUVariable = "PENUMBRA_DISABLE_GPU"
+
     /// Makes the renderer this backend names. `.gpu` throws `BackendUnavailable` when no GPU
-    /// renderer can run; `.auto` falls back to the CPU and says why in the note.
+    /// renderer can run (with the EGL failure); `.auto` falls back to the CPU and says why.
     public func makeRenderer() throws -> RendererChoice {
         switch self {
         case .cpu:
             return RendererChoice(renderer: CPURenderer(), note: nil)
         case .gpu:
-            throw BackendUnavailable("the GPU renderer is not available in this build")
+            let renderer = try Backend.makeGPURenderer()
+            return RendererChoice(renderer: renderer, note: nil)
         case .auto:
-            return RendererChoice(renderer: CPURenderer(),
-                                  note: "auto: the GPU renderer is not available in this build; rendering on the CPU")
+            do {
+                let renderer = AutoRenderer(gpu: try Backend.makeGPURenderer())
+                return RendererChoice(renderer: renderer,
+                                      note: "auto: rendering on the GPU (\(renderer.name)); on the CPU for canvases over "
+                                        + "\(renderer.gpu.maxTextureSize) px a side")
+            } catch {
+                return RendererChoice(renderer: CPURenderer(),
+                                      note: "auto: GPU unavailable (\(error)); rendering on the CPU")
+            }
         }
+    }
+
+    /// A GPU renderer, or `BackendUnavailable` with the reason.
+    static func makeGPURenderer() throws -> GPURenderer {
+        if ProcessInfo.processInfo.environment[disableGPUVariable] == "1" {
+            throw BackendUnavailable("the GPU is disabled by \(disableGPUVariable)=1")
+        }
+        do { return try GPURenderer() } catch let e as BackendUnavailable { throw e } catch {
+            throw BackendUnavailable("\(error)")
+        }
+    }
+}
+
+/// `auto`'s renderer: the GPU, and the CPU for a list the GPU cannot hold (a canvas, layer or
+/// shadow plane beyond its texture size), so that `auto` never fails for size.
+final class AutoRenderer: Renderer {
+    let gpu: GPURenderer
+    private lazy var cpu = CPURenderer()
+    init(gpu: GPURenderer) { self.gpu = gpu }
+    /// The GPU's renderer string.
+    var name: String { gpu.name }
+    func render(_ list: DisplayList) throws -> Bitmap {
+        do { return try gpu.render(list) } catch is BackendUnavailable { return try cpu.render(list) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Penumbra
+import PenumbraGPU
 
 /// The `penumbra` tool as a user runs it: exit statuses, messages, atomic output, stdin/stdout.
 final class CommandLineTests: XCTestCase {
@@ -14,8 +15,11 @@ final class CommandLineTests: XCTestCase {
         return dir.appendingPathComponent("penumbra")
     }
 
-    func run(_ arguments: [String], stdin: Data? = nil, cwd: URL? = nil) throws -> Run {
+    func run(_ arguments: [String], stdin: Data? = nil, cwd: URL? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = Self.executable
         process.arguments = arguments
         if let cwd { process.currentDirectoryURL = cwd }
@@ -49,7 +53,7 @@ final class CommandLineTests: XCTestCase {
         let out = temp.appendingPathComponent("oval.png").path
         let r = try run(["render", scene, "-o", out])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("CPU"), "auto says which backend it used: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("GPU (") || r.stderr.contains("CPU"), "auto says which backend it used: \(r.stderr)")
         let bitmap = try PNGCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
         XCTAssertEqual(bitmap.width, 20); XCTAssertEqual(bitmap.height, 10)
         XCTAssertEqual(bitmap[10, 5], SIMD4(0, 0, 0, 255))
@@ -114,12 +118,40 @@ final class CommandLineTests: XCTestCase {
 }
 
 extension CommandLineTests {
+    /// PENUMBRA_DISABLE_GPU=1 makes the GPU unavailable: `--backend gpu` exits 3 and writes nothing.
     func testGPUBackendUnavailableExitsThree() throws {
         let scene = try write(oval, "oval.json")
         let out = temp.appendingPathComponent("gpu.png").path
-        let r = try run(["render", scene, "-o", out, "--backend", "gpu"])
+        let r = try run(["render", scene, "-o", out, "--backend", "gpu"], environment: ["PENUMBRA_DISABLE_GPU": "1"])
         XCTAssertEqual(r.status, 3, r.stderr)
         XCTAssertTrue(r.stderr.contains("gpu"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// With the GPU disabled, `auto` falls back to the CPU and says so.
+    func testAutoFallsBackToTheCPUAndSaysWhy() throws {
+        let scene = try write(oval, "oval.json")
+        let out = temp.appendingPathComponent("auto.png").path
+        let r = try run(["render", scene, "-o", out], environment: ["PENUMBRA_DISABLE_GPU": "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("CPU") && r.stderr.contains("PENUMBRA_DISABLE_GPU"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// With a GPU context, `--backend gpu` renders the same pixels as the CPU reference.
+    func testGPUBackendRendersWhenAContextExists() throws {
+        do { _ = try GPURenderer() } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI=true and no GPU context: \(error)"); return }
+            throw XCTSkip("no headless EGL/GLES 3 context: \(error)")
+        }
+        let scene = try write(oval, "oval.json")
+        let out = temp.appendingPathComponent("gpu.png").path
+        let r = try run(["render", scene, "-o", out, "--backend", "gpu"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let bitmap = try PNGCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        XCTAssertEqual(bitmap[10, 5], SIMD4(0, 0, 0, 255))
+        XCTAssertEqual(bitmap[0, 0].w, 0)
+        let auto = try run(["render", scene, "-o", temp.appendingPathComponent("auto.png").path])
+        XCTAssertTrue(auto.stderr.contains("GPU ("), auto.stderr)
     }
 }

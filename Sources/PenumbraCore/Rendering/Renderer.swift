@@ -16,3 +16,11 @@ public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// The requested backend cannot run here (no GPU context, or a canvas it cannot hold).
+/// Lives in the core so that every backend can throw it; the command line maps it to exit 3.
+public struct BackendUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,56 @@
+// ShaderSources: the GLSL programs of the GPU renderer, embedded in the
+// binary at build time (SwiftPM `.embedInCode` resources: each .glsl file of
+// this folder becomes a byte array in `PackageResources`), so a binary needs
+// nothing beside it. GLSL ES has no #include: a program's main file names its
+// snippets with `//! include NAME.glsl` lines, and `program(_:)` replaces each
+// such line by the snippet's text (include/ folder), in order.
+import Foundation
+
+/// The GLSL sources of the GPU renderer's programs.
+public enum ShaderSources {
+    /// Every embedded file by name (`composite.frag.glsl`, `blend.glsl`, ...).
+    public static let files: [String: String] = [
+        "quad.vert.glsl": text(PackageResources.quad_vert_glsl),
+        "composite.frag.glsl": text(PackageResources.composite_frag_glsl),
+        "caster.frag.glsl": text(PackageResources.caster_frag_glsl),
+        "blur.frag.glsl": text(PackageResources.blur_frag_glsl),
+        "header.glsl": text(PackageResources.header_glsl),
+        "mask.glsl": text(PackageResources.mask_glsl),
+        "paint.glsl": text(PackageResources.paint_glsl),
+        "blend.glsl": text(PackageResources.blend_glsl),
+    ]
+
+    /// The names of the fragment programs (each is drawn with the quad vertex shader).
+    public static let fragmentPrograms = ["composite", "caster", "blur"]
+
+    /// The vertex shader shared by every program, assembled.
+    public static var vertex: String { assemble("//! include header.glsl\n" + (files["quad.vert.glsl"] ?? "")) }
+
+    /// The fragment shader `name` (`composite`, `caster`, `blur`) with its snippets included;
+    /// nil for an unknown name.
+    public static func fragment(_ name: String) -> String? {
+        files["\(name).frag.glsl"].map(assemble)
+    }
+
+    /// Replaces each `//! include NAME` line by that file's text. The `#version` line must come
+    /// first in GLSL, so comment lines before the first include are dropped.
+    static func assemble(_ source: String) -> String {
+        var out: [Substring] = []
+        var seenInclude = false
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("//! include ") {
+                let name = String(line.dropFirst("//! include ".count)).trimmingCharacters(in: .whitespaces)
+                out.append(Substring(files[name] ?? "#error missing snippet \(name)"))
+                seenInclude = true
+            } else if seenInclude || !line.hasPrefix("//") {
+                out.append(line)
+            }
+        }
+        // The header must open the program: drop its own leading comment lines too.
+        let joined = out.joined(separator: "\n")
+        guard let version = joined.range(of: "#version") else { return joined }
+        return String(joined[version.lowerBound...])
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}

@@ -1,0 +1,69 @@
+// The composite pass: one quad over the op's region of the current target.
+// The region's destination pixels are first copied into a scratch RGBA8
+// texture (glCopyTexSubImage2D), then composite.frag computes, per pixel,
+// coverage (geometry mask x clip mask), paint, blend and rounding, and writes
+// the result with blending disabled. Pixels with zero coverage are discarded
+// (left as they were), as the CPU skips them.
+import CEGL
+import PenumbraCore
+
+extension GPUFrame {
+    func composite(region: PixelRect, coverage: GLTexture?, clip: GLTexture?, paint: GPUPaint, alpha: Float,
+                   mode: BlendMode) throws {
+        let frame = target.frame
+        let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
+        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
+        let copy = scratchTexture(width: region.width, height: region.height)
+        glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.destination.rawValue))
+        glBindTexture(glEnum(GL_TEXTURE_2D), copy)
+        glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
+                            GLsizei(local.width), GLsizei(local.height))
+
+        let program = programs.composite
+        glUseProgram(program.name)
+        program.set("uFrameOrigin", frame.x, frame.y)
+        program.set("uRegionOrigin", local.x, local.y)
+        bindMask(program, "uHasCoverage", "uCoverageRect", coverage, unit: .coverage)
+        bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
+        program.set("uAlpha", alpha)
+        program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
+        paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
+        bindLookup()
+        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height)
+    }
+
+    /// Binds a mask texture (or none) to its unit and sets its flag and rect.
+    func bindMask(_ program: GLProgram, _ flag: String, _ rect: String, _ mask: GLTexture?, unit: GPURenderer.Unit) {
+        program.set(flag, mask != nil)
+        glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(unit.rawValue))
+        glBindTexture(glEnum(GL_TEXTURE_2D), mask?.name ?? 0)
+        program.set(rect, mask?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+    }
+
+    func bindLookup() {
+        glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.lookup.rawValue))
+        glBindTexture(glEnum(GL_TEXTURE_2D), lookup)
+    }
+
+    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it.
+    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int) {
+        program.set("uQuad", SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)))
+        program.set("uTargetSize", Float(targetWidth), Float(targetHeight))
+        glViewport(0, 0, GLsizei(targetWidth), GLsizei(targetHeight))
+        glEnable(glEnum(GL_SCISSOR_TEST))
+        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+        glDisable(glEnum(GL_BLEND))
+        glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    /// The scratch texture for destination copies, at least `width x height`.
+    private func scratchTexture(width: Int, height: Int) -> GLuint {
+        if let s = scratch, s.width >= width, s.height >= height { return s.name }
+        let w = max(width, scratch?.width ?? 0), h = max(height, scratch?.height ?? 0)
+        if let s = scratch { pool.release(texture: s.name) }
+        let name = pool.texture(width: w, height: h, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE,
+                                data: nil)
+        scratch = (name, w, h)
+        return name
+    }
+}

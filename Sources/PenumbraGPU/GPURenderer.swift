@@ -1,0 +1,135 @@
+// GPURenderer: the display list on OpenGL ES 3 through a headless EGL
+// context, with the CPU reference renderer's pixels (SCENE_FORMAT.md,
+// "Parity contract").
+//
+// Design. Coverage is computed on the CPU by the shared Rasterizer (the same
+// masks the CPU renderer uses) and uploaded as R32F textures; everything per
+// pixel after that runs on the GPU: paint (image sampling under the inverse
+// CTM, nine-slice, gradients, layers), the blend formula of every mode,
+// shadows (caster alpha, two Gaussian passes) and layers. Every op draws one
+// device-space quad over its region (shape bounds ∩ target frame ∩ clip
+// region, exactly as the CPU); the fragment shader reads the destination
+// from a copy of that region (glCopyTexSubImage2D, blending disabled: this
+// path works on every GLES 3.2 driver, NVIDIA's included), computes
+//     result = dst + coverage * (blend(src * alpha, dst) - dst)
+// in float with the CPU's operation order, and writes floor(result*255+0.5)
+// so that the 8-bit store rounds as the CPU does. Bytes become floats through
+// a lookup texture holding the CPU's exact Float values.
+//
+// Threading: a GPURenderer owns one GL context and is not thread-safe; use
+// one renderer per thread. It makes its context current at each render.
+import CEGL
+import PenumbraCore
+
+/// The GLES renderer. Not thread-safe: use one instance per thread.
+public final class GPURenderer: Renderer {
+    private let egl: EGLHeadlessContext
+    let programs: ProgramCache
+    /// The driver's GL_RENDERER string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    public let rendererString: String
+    /// The driver's GL_VERSION string.
+    public let versionString: String
+    /// Which EGL platform gave the display ("device 0 (hardware)", "surfaceless", "default").
+    public var platform: String { egl.platform }
+    /// The largest texture / renderbuffer side: canvases and layers beyond it are unsupported.
+    public let maxTextureSize: Int
+    /// Byte-to-float lookup (256 x 2 R32F): row 0 `b / 255`, row 1 `b * (1 / 255)`.
+    private let lookup: GLuint
+
+    /// The renderer's name: the GL_RENDERER string.
+    public var name: String { rendererString }
+
+    /// Creates a headless EGL context and compiles the programs. Throws `EGLUnavailable` when no
+    /// context can be made and `BackendUnavailable` when the context lacks what the renderer needs.
+    public init() throws {
+        egl = try EGLHeadlessContext()
+        rendererString = GPURenderer.glString(GL_RENDERER)
+        versionString = GPURenderer.glString(GL_VERSION)
+        var size: GLint = 0, renderbuffer: GLint = 0, viewport: [GLint] = [0, 0]
+        glGetIntegerv(glEnum(GL_MAX_TEXTURE_SIZE), &size)
+        glGetIntegerv(glEnum(GL_MAX_RENDERBUFFER_SIZE), &renderbuffer)
+        glGetIntegerv(glEnum(GL_MAX_VIEWPORT_DIMS), &viewport)
+        maxTextureSize = Int(min(size, renderbuffer, viewport[0], viewport[1]))
+        guard GPURenderer.extensions().contains("GL_EXT_color_buffer_float") else {
+            throw BackendUnavailable("the GL context (\(rendererString)) lacks GL_EXT_color_buffer_float, needed for shadow planes")
+        }
+        programs = try ProgramCache()
+        var table = [Float](repeating: 0, count: 512)
+        for b in 0..<256 { table[b] = Float(b) / 255; table[256 + b] = Float(b) * (1 / 255) }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(glEnum(GL_TEXTURE_2D), name)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        table.withUnsafeBytes {
+            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 2, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
+        }
+        lookup = name
+        GPURenderer.assignSamplerUnits(programs)
+        try GPURenderer.checkGLError("initialisation")
+    }
+
+    deinit {
+        try? egl.makeCurrent()
+        var name = lookup
+        glDeleteTextures(1, &name)
+    }
+
+    /// Renders the list into a new premultiplied bitmap. Throws `BackendUnavailable` when the
+    /// canvas (or a layer or shadow plane) exceeds the GPU's texture size.
+    public func render(_ list: DisplayList) throws -> Bitmap {
+        try egl.makeCurrent()
+        let pool = GLResourcePool(maxSize: maxTextureSize)
+        defer { pool.releaseAll() }
+        let frame = try GPUFrame(list: list, programs: programs, pool: pool, lookup: lookup)
+        try frame.run()
+        return try frame.readBack()
+    }
+
+    /// Compiles nothing new: checks that every program compiled and linked on this context
+    /// (they are built at init), returning their names.
+    public func programNames() -> [String] {
+        [programs.composite.label, programs.caster.label, programs.blur.label]
+    }
+
+    // MARK: GL helpers
+
+    static func glString(_ name: Int32) -> String {
+        glGetString(glEnum(name)).map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? "?"
+    }
+
+    static func extensions() -> Set<String> {
+        var count: GLint = 0
+        glGetIntegerv(glEnum(GL_NUM_EXTENSIONS), &count)
+        var names = Set<String>()
+        for i in 0..<max(0, count) {
+            if let s = glGetStringi(glEnum(GL_EXTENSIONS), GLuint(i)) {
+                names.insert(String(cString: UnsafeRawPointer(s).assumingMemoryBound(to: CChar.self)))
+            }
+        }
+        return names
+    }
+
+    /// Texture units: fixed per sampler, distinct for every sampler type.
+    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, weights }
+
+    private static func assignSamplerUnits(_ programs: ProgramCache) {
+        let samplers: [(String, Unit)] = [
+            ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
+            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input), ("uWeights", .weights),
+        ]
+        for program in [programs.composite, programs.caster, programs.blur] {
+            glUseProgram(program.name)
+            for (name, unit) in samplers { program.set(name, Int(unit.rawValue)) }
+        }
+    }
+
+    /// Throws a RenderError naming the pass when GL reports an error (debug builds check after
+    /// every pass; release builds only at initialisation and readback).
+    static func checkGLError(_ pass: String) throws {
+        let error = glGetError()
+        guard error == glEnum(GL_NO_ERROR) else {
+            throw RenderError("GPU: GL error 0x\(String(error, radix: 16)) in \(pass)")
+        }
+    }
+}

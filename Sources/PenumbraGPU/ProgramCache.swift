@@ -1,0 +1,102 @@
+// ProgramCache: the GLSL programs, compiled and linked once per renderer from
+// the embedded sources (PenumbraShaders), with their uniform locations cached
+// by name. A compile or link failure throws a RenderError carrying the
+// driver's log, so a shader bug names its line.
+import CEGL
+import PenumbraCore
+import PenumbraShaders
+
+/// One linked program and its uniform locations.
+final class GLProgram {
+    let name: GLuint
+    let label: String
+    private var locations: [String: GLint] = [:]
+
+    init(label: String, vertex: String, fragment: String) throws {
+        self.label = label
+        let vs = try GLProgram.compile(vertex, glEnum(GL_VERTEX_SHADER), "\(label) (vertex)")
+        defer { glDeleteShader(vs) }
+        let fs = try GLProgram.compile(fragment, glEnum(GL_FRAGMENT_SHADER), "\(label) (fragment)")
+        defer { glDeleteShader(fs) }
+        name = glCreateProgram()
+        glAttachShader(name, vs)
+        glAttachShader(name, fs)
+        glLinkProgram(name)
+        var ok: GLint = 0
+        glGetProgramiv(name, glEnum(GL_LINK_STATUS), &ok)
+        guard ok == GL_TRUE else {
+            let log = GLProgram.log { glGetProgramInfoLog(name, $0, nil, $1) }
+            glDeleteProgram(name)
+            throw RenderError("GPU: linking program \(label) failed: \(log)")
+        }
+    }
+
+    deinit { glDeleteProgram(name) }
+
+    private static func compile(_ source: String, _ kind: GLenum, _ label: String) throws -> GLuint {
+        let shader = glCreateShader(kind)
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var ok: GLint = 0
+        glGetShaderiv(shader, glEnum(GL_COMPILE_STATUS), &ok)
+        guard ok == GL_TRUE else {
+            let log = GLProgram.log { glGetShaderInfoLog(shader, $0, nil, $1) }
+            glDeleteShader(shader)
+            throw RenderError("GPU: compiling \(label) failed: \(log)")
+        }
+        return shader
+    }
+
+    private static func log(_ read: (GLsizei, UnsafeMutablePointer<GLchar>) -> Void) -> String {
+        var buffer = [GLchar](repeating: 0, count: 8192)
+        buffer.withUnsafeMutableBufferPointer { read(GLsizei($0.count), $0.baseAddress!) }
+        return String(cString: buffer)
+    }
+
+    /// The location of a uniform (-1 when the compiler removed it; setting -1 is a no-op).
+    func location(_ uniform: String) -> GLint {
+        if let l = locations[uniform] { return l }
+        let l = glGetUniformLocation(name, uniform)
+        locations[uniform] = l
+        return l
+    }
+
+    // MARK: Setters (the program must be in use)
+
+    func set(_ u: String, _ v: Int) { glUniform1i(location(u), GLint(v)) }
+    func set(_ u: String, _ v: Bool) { glUniform1i(location(u), v ? 1 : 0) }
+    func set(_ u: String, _ v: Float) { glUniform1f(location(u), v) }
+    func set(_ u: String, _ x: Float, _ y: Float) { glUniform2f(location(u), x, y) }
+    func set(_ u: String, _ v: SIMD4<Float>) { glUniform4f(location(u), v.x, v.y, v.z, v.w) }
+    func set(_ u: String, _ x: Int, _ y: Int) { glUniform2i(location(u), GLint(x), GLint(y)) }
+    func set(_ u: String, _ r: PixelRect) {
+        glUniform4i(location(u), GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
+    }
+    func set(_ u: String, floats v: [SIMD4<Float>]) {
+        v.withUnsafeBytes { glUniform4fv(location(u), GLsizei(v.count), $0.bindMemory(to: GLfloat.self).baseAddress) }
+    }
+    func set(_ u: String, ints v: [SIMD4<Int32>]) {
+        v.withUnsafeBytes { glUniform4iv(location(u), GLsizei(v.count), $0.bindMemory(to: GLint.self).baseAddress) }
+    }
+}
+
+/// The renderer's programs, compiled once.
+final class ProgramCache {
+    let composite: GLProgram
+    let caster: GLProgram
+    let blur: GLProgram
+
+    init() throws {
+        let vertex = ShaderSources.vertex
+        func make(_ name: String) throws -> GLProgram {
+            guard let fragment = ShaderSources.fragment(name) else { throw RenderError("GPU: no shader named \(name)") }
+            return try GLProgram(label: name, vertex: vertex, fragment: fragment)
+        }
+        composite = try make("composite")
+        caster = try make("caster")
+        blur = try make("blur")
+    }
+}

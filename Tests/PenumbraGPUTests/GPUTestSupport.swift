@@ -1,0 +1,69 @@
+// GPUTestSupport: one GPU renderer shared by the GPU tests (a context per
+// test would be slow on llvmpipe), the CI rule (no EGL context: FAIL when
+// CI=true, skip with the reason otherwise), scene loading as in
+// PenumbraTests/TestSupport.swift, and the parity assertion that prints the
+// figures of every comparison.
+import Foundation
+import XCTest
+import Penumbra
+import PenumbraCPU
+import PenumbraGPU
+
+enum GPUTestSupport {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let examples = root.appendingPathComponent("Examples")
+    static let output = root.appendingPathComponent("test-output/gpu")
+
+    /// The shared renderer, or the reason there is none. Tests run on one thread (XCTest's main).
+    nonisolated(unsafe) private static var cached: Result<GPURenderer, Error>?
+
+    /// The GPU renderer; fails the test under CI=true when there is none, skips it otherwise.
+    static func renderer() throws -> GPURenderer {
+        if cached == nil { cached = Result { try GPURenderer() } }
+        switch cached! {
+        case .success(let r): return r
+        case .failure(let error):
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true and no GPU context: \(error)")
+                throw error
+            }
+            throw XCTSkip("no headless EGL/GLES 3 context: \(error)")
+        }
+    }
+
+    static func loadScene(_ url: URL) throws -> Scene {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path)
+    }
+
+    static func exampleScenes() throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: examples, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// Renders on both backends, prints the figures and returns the difference.
+    @discardableResult
+    static func compare(_ list: DisplayList, name: String, gpu: GPURenderer) throws -> ImageDifference {
+        let cpu = try CPURenderer().render(list)
+        let out = try gpu.render(list)
+        guard let diff = ImageDifference(cpu, out) else { throw RenderError("size mismatch") }
+        print("parity \(name): \(diff)")
+        if !diff.meetsParityContract {
+            try? FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            try? Data(PNGCodec.encode(cpu)).write(to: output.appendingPathComponent("\(name)-cpu.png"))
+            try? Data(PNGCodec.encode(out)).write(to: output.appendingPathComponent("\(name)-gpu.png"))
+            if let d = ImageDifference.amplifiedDifference(cpu, out) {
+                try? Data(PNGCodec.encode(d)).write(to: output.appendingPathComponent("\(name)-diff.png"))
+            }
+        }
+        return diff
+    }
+
+    static func assertParity(_ list: DisplayList, name: String, gpu: GPURenderer,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        let diff = try compare(list, name: name, gpu: gpu)
+        XCTAssertTrue(diff.meetsParityContract, "\(name) breaks the parity contract: \(diff); images in \(output.path)",
+                      file: file, line: line)
+    }
+}
