@@ -25,16 +25,6 @@ public final class CPURenderer: Renderer {
     }
 }
 
-/// What a command covers before the clip.
-enum Geometry {
-    /// The anti-aliased coverage of a device shape.
-    case shape(DeviceShape)
-    /// Coverage 1 everywhere; the shadow is cast by the area inside the given clip (gradients).
-    case clipArea(Int?)
-    /// Coverage 1 everywhere; the shadow is cast by the paint's own alpha (layers).
-    case plane
-}
-
 /// A pixel buffer placed on the device grid: the canvas, or a layer (which may extend past
 /// the canvas so that content outside it can still cast its shadow in).
 struct RenderTarget {
@@ -67,7 +57,7 @@ struct CPUFrame {
                 draw(.clipArea(state.clip), GradientShader(gradient), state)
             case .beginLayer(let state):
                 layers.append((target, state))
-                target = RenderTarget(frame: target.frame.grown(by: CPUFrame.shadowMargin(state.shadow)))
+                target = RenderTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)))
             case .endLayer:
                 endLayer()
             }
@@ -82,29 +72,15 @@ struct CPUFrame {
         draw(.plane, BitmapShader(bitmap: layer.bitmap, frame: layer.frame), state)
     }
 
-    /// How far outside a target a shadow's caster can lie and still reach it, in pixels.
-    static func shadowMargin(_ shadow: DeviceShadow?) -> Int {
-        guard let shadow else { return 0 }
-        let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
-        return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
-    }
-
-    /// Draws one op: its shadow first, then the op itself.
-    mutating func draw(_ geometry: Geometry, _ shader: Shader, _ state: CompositeState) {
+    /// Draws one op: its shadow first, then the op itself, each as the shared plan says.
+    mutating func draw(_ geometry: DrawGeometry, _ shader: Shader, _ state: CompositeState) {
         let clip = state.clip.map { clipMask($0) }
-        if let shadow = state.shadow {
-            drawShadow(shadow, of: geometry, shader, state, clip: clip)
+        if let shadow = state.shadow,
+           let plan = ShadowPlan(shadow: shadow, geometry: geometry, frame: target.frame, clips: list.clips, clipRegion: clip?.region) {
+            drawShadow(plan, shadow.color, shader, state, clip: clip)
         }
-        var region = target.frame
-        var coverage: CoverageMask?
-        if case .shape(let shape) = geometry {
-            guard let r = Rasterizer.region(of: shape, within: target.frame) else { return }
-            region = r
-        }
-        if let clip { region = region.intersection(clip.region) }
-        guard !region.isEmpty else { return }
-        if case .shape(let shape) = geometry { coverage = Rasterizer.coverage(of: shape, in: region) }
-        composite(region: region, coverage: coverage, clip: clip, shader: shader, offset: .zero,
+        guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.region) else { return }
+        composite(region: plan.region, coverage: plan.coverage, clip: clip, shader: shader, offset: .zero,
                   alpha: Float(state.alpha), mode: state.blendMode)
     }
 
@@ -112,22 +88,9 @@ struct CPUFrame {
     /// clip node. Clip nodes never span a layer boundary, so one frame serves each node.
     mutating func clipMask(_ index: Int) -> CoverageMask {
         if let m = clipMasks[index] { return m }
-        var mask = CPUFrame.coverage(ofClip: index, in: list.clips, offset: .zero, within: target.frame)
-        if mask == nil { mask = CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: []) }
-        clipMasks[index] = mask!
-        return mask!
-    }
-
-    /// The coverage of a clip chain, translated by `offset`, within `bounds`; nil when empty.
-    static func coverage(ofClip index: Int, in clips: [ClipNode], offset: Point, within bounds: PixelRect) -> CoverageMask? {
-        let node = clips[index]
-        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
-        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
-        var mask = Rasterizer.coverage(of: shape, in: region)
-        if let parent = node.parent {
-            guard let p = coverage(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
-            mask = mask.multiplied(by: p)
-        }
+        let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
+            ?? CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
+        clipMasks[index] = mask
         return mask
     }
 
@@ -190,7 +153,7 @@ struct CPUFrame {
         }
     }
 
-    private static func copyRow(of mask: CoverageMask, y: Int, x0: Int, width: Int, into out: UnsafeMutableBufferPointer<Float>) {
+    static func copyRow(of mask: CoverageMask, y: Int, x0: Int, width: Int, into out: UnsafeMutableBufferPointer<Float>) {
         let r = mask.region
         guard y >= r.y, y < r.maxY else { for i in 0..<width { out[i] = 0 }; return }
         mask.values.withUnsafeBufferPointer { values in

@@ -1,7 +1,7 @@
 // Shadows on the GPU, exactly as CPURenderer+Shadow.swift: the caster alpha
 // (coverage of the geometry moved by the offset, from the shared Rasterizer,
 // times the paint's alpha sampled with the paint moved by the offset) is
-// rendered into an R32F plane over the same rectangle the CPU uses, blurred
+// rendered into an R32F plane over the shared ShadowPlan's rectangle, blurred
 // by a horizontal then a vertical pass of blur.frag (GaussianKernel's Float
 // weights in an R32F texture, summed in the CPU's order), and composited as a
 // fill of the shadow colour with coverage = blurred alpha x clip.
@@ -9,35 +9,10 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    func drawShadow(_ shadow: DeviceShadow, of geometry: GPUGeometry, _ paint: GPUPaint, _ state: CompositeState,
+    func drawShadow(_ plan: ShadowPlan, _ color: Color, _ paint: GPUPaint, _ state: CompositeState,
                     clip: GPUClip?) throws {
-        let kernel = GaussianKernel(sigma: shadow.sigma)
-        let frame = target.frame
-        let reach = frame.grown(by: kernel.radius)
-        let offset = shadow.offset
-
-        var plane = reach
-        var casterMask: CoverageMask?
-        switch geometry {
-        case .shape(let shape):
-            let moved = shape.offsetBy(offset)
-            guard let region = Rasterizer.region(of: moved, within: reach) else { return }
-            plane = region.grown(by: kernel.radius).intersection(reach)
-            casterMask = Rasterizer.coverage(of: moved, in: plane)
-        case .clipArea(let clipIndex):
-            if let clipIndex {
-                guard let m = GPUFrame.coverage(ofClip: clipIndex, in: list.clips, offset: offset, within: reach) else { return }
-                plane = m.region.grown(by: kernel.radius).intersection(reach)
-                casterMask = m
-            }
-        case .plane:
-            break
-        }
-        guard !plane.isEmpty else { return }
-        // Nothing of the plane can reach the target's pixels that the composite writes.
-        var region = plane.intersection(frame)
-        if let clip { region = region.intersection(clip.mask.region) }
-        guard !region.isEmpty else { return }
+        let plane = plan.plane, kernel = plan.kernel, offset = plan.offset, region = plan.compositeRegion
+        let casterMask = plan.casterCoverage
 
         // 1. Caster alpha.
         let alpha = try pool.floatTarget(rect: plane, "shadow plane")
@@ -81,7 +56,7 @@ extension GPUFrame {
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
         try composite(region: region, coverage: alpha.texture, clip: clip?.texture,
-                      paint: .solid(SIMD4<Float>(shadow.color.premultiplied)), alpha: Float(state.alpha),
+                      paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
                       mode: state.blendMode)
         pool.release(texture: alpha.texture.name)
     }

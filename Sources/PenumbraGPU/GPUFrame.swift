@@ -6,16 +6,6 @@
 import CEGL
 import PenumbraCore
 
-/// What a command covers before the clip (as the CPU's Geometry).
-enum GPUGeometry {
-    /// The anti-aliased coverage of a device shape.
-    case shape(DeviceShape)
-    /// Coverage 1 everywhere; the shadow is cast by the area inside the given clip (gradients).
-    case clipArea(Int?)
-    /// Coverage 1 everywhere; the shadow is cast by the paint's own alpha (layers).
-    case plane
-}
-
 /// A clip's coverage on the CPU and as a texture.
 struct GPUClip {
     let mask: CoverageMask
@@ -60,7 +50,7 @@ final class GPUFrame {
                 pool.release(texture: stops)
             case .beginLayer(let state):
                 layers.append((target, state))
-                target = try pool.rgbaTarget(frame: target.frame.grown(by: GPUFrame.shadowMargin(state.shadow)), "layer")
+                target = try pool.rgbaTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)), "layer")
             case .endLayer:
                 try endLayer()
             }
@@ -81,55 +71,28 @@ final class GPUFrame {
         pool.release(texture: layer.texture.name)
     }
 
-    /// How far outside a target a shadow's caster can lie and still reach it (CPUFrame.shadowMargin).
-    static func shadowMargin(_ shadow: DeviceShadow?) -> Int {
-        guard let shadow else { return 0 }
-        let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
-        return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
-    }
-
-    /// Draws one op: its shadow first, then the op itself (CPUFrame.draw).
-    func draw(_ geometry: GPUGeometry, _ paint: GPUPaint, _ state: CompositeState) throws {
+    /// Draws one op: its shadow first, then the op itself, each as the shared plan says.
+    func draw(_ geometry: DrawGeometry, _ paint: GPUPaint, _ state: CompositeState) throws {
         let clip = try state.clip.map { try clipMask($0) }
-        if let shadow = state.shadow {
-            try drawShadow(shadow, of: geometry, paint, state, clip: clip)
+        if let shadow = state.shadow,
+           let plan = ShadowPlan(shadow: shadow, geometry: geometry, frame: target.frame, clips: list.clips,
+                                 clipRegion: clip?.mask.region) {
+            try drawShadow(plan, shadow.color, paint, state, clip: clip)
         }
-        var region = target.frame
-        if case .shape(let shape) = geometry {
-            guard let r = Rasterizer.region(of: shape, within: target.frame) else { return }
-            region = r
-        }
-        if let clip { region = region.intersection(clip.mask.region) }
-        guard !region.isEmpty else { return }
-        var coverage: GLTexture?
-        if case .shape(let shape) = geometry { coverage = try pool.mask(Rasterizer.coverage(of: shape, in: region)) }
-        try composite(region: region, coverage: coverage, clip: clip?.texture, paint: paint, alpha: Float(state.alpha),
+        guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.mask.region) else { return }
+        let coverage = try plan.coverage.map { try pool.mask($0) }
+        try composite(region: plan.region, coverage: coverage, clip: clip?.texture, paint: paint, alpha: Float(state.alpha),
                       mode: state.blendMode)
         if let coverage { pool.release(texture: coverage.name) }
     }
 
-    /// The clip's coverage over the current target's frame, cached per clip node (CPUFrame.clipMask).
     func clipMask(_ index: Int) throws -> GPUClip {
         if let c = clips[index] { return c }
-        let mask = GPUFrame.coverage(ofClip: index, in: list.clips, offset: .zero, within: target.frame)
+        let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
             ?? CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
         let clip = GPUClip(mask: mask, texture: try pool.mask(mask))
         clips[index] = clip
         return clip
-    }
-
-    /// The coverage of a clip chain, translated by `offset`, within `bounds`; nil when empty
-    /// (CPUFrame.coverage(ofClip:in:offset:within:)).
-    static func coverage(ofClip index: Int, in clips: [ClipNode], offset: Point, within bounds: PixelRect) -> CoverageMask? {
-        let node = clips[index]
-        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
-        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
-        var mask = Rasterizer.coverage(of: shape, in: region)
-        if let parent = node.parent {
-            guard let p = coverage(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
-            mask = mask.multiplied(by: p)
-        }
-        return mask
     }
 
     /// The canvas's pixels, rows in image order.

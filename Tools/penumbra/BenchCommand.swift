@@ -21,6 +21,8 @@ struct BenchCommand: ParsableCommand {
     var backend: Backends = .cpu
     @Option(help: "Seconds of measurement per scene and backend (after a warm-up).")
     var seconds: Double = 2
+    @Option(help: "Render exactly this many times per scene and backend instead of for --seconds.")
+    var runs: Int?
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
     @Option(help: "zlib compression level of the PNG, 0...9.")
@@ -32,6 +34,7 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene") }
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
     }
 
@@ -99,8 +102,12 @@ struct BenchCommand: ParsableCommand {
         do {
             try once() // warm-up: caches, first-touch page faults, shader compilation
             renderTimes = []; pngTimes = []
-            let deadline = Measurement.now() + seconds * 1000
-            repeat { try once() } while Measurement.now() < deadline || renderTimes.count < 3
+            if let runs {
+                for _ in 0..<runs { try once() }
+            } else {
+                let deadline = Measurement.now() + seconds * 1000
+                repeat { try once() } while Measurement.now() < deadline || renderTimes.count < 3
+            }
         } catch let e as BackendUnavailable {
             throw ToolError(.backendUnavailable, "\(path): backend \(backend.rawValue) cannot render this scene: \(e.message)")
         } catch let e as ToolError { throw e } catch {

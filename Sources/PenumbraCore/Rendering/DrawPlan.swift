@@ -1,0 +1,110 @@
+// DrawPlan: the geometry decisions of one op, made once for both renderers.
+// Which pixels an op writes, what coverage it has there, and for a shadow,
+// the kernel, the plane its caster is rendered over, the caster's coverage
+// and the pixels the shadow's composite writes. The CPU and GPU renderers
+// differ in how they execute a plan, never in the plan: parity of geometry
+// holds by construction.
+//
+// The shadow plane: the caster is the op's geometry translated by the
+// offset (so fractional offsets are exact), rendered over the target's
+// frame grown by the kernel radius (what lies outside the canvas still
+// casts its shadow in), trimmed to the caster's own bounds grown by the
+// radius. A layer that casts a shadow is grown by `ShadowPlan.margin` so
+// that its content outside the canvas exists to cast it.
+
+/// What a command covers before the clip.
+public enum DrawGeometry: Sendable {
+    /// The anti-aliased coverage of a device shape (fills, strokes, images).
+    case shape(DeviceShape)
+    /// Coverage 1 everywhere; the shadow is cast by the area inside the given clip (gradients).
+    case clipArea(Int?)
+    /// Coverage 1 everywhere; the shadow is cast by the paint's own alpha (layers).
+    case plane
+}
+
+/// Where an op writes and with which coverage (before the clip).
+public struct OpPlan: Sendable {
+    /// The pixels the op may change: its bounds within the frame and the clip's region.
+    public let region: PixelRect
+    /// The geometry's coverage over `region`; nil means 1 everywhere.
+    public let coverage: CoverageMask?
+
+    /// Nil when the op can change no pixel.
+    public init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?) {
+        var region = frame
+        if case .shape(let shape) = geometry {
+            guard let r = Rasterizer.region(of: shape, within: frame) else { return nil }
+            region = r
+        }
+        if let clipRegion { region = region.intersection(clipRegion) }
+        guard !region.isEmpty else { return nil }
+        self.region = region
+        if case .shape(let shape) = geometry { coverage = Rasterizer.coverage(of: shape, in: region) } else { coverage = nil }
+    }
+}
+
+/// The shadow of one op, resolved to pixels.
+public struct ShadowPlan: Sendable {
+    public let kernel: GaussianKernel
+    /// Device offset of the shadow (the paint is sampled at the pixel centre minus it).
+    public let offset: Point
+    /// The rectangle the caster's alpha is rendered over and blurred in.
+    public let plane: PixelRect
+    /// The caster's coverage (zero outside its own region); nil means 1 over the plane.
+    public let casterCoverage: CoverageMask?
+    /// The pixels the shadow's composite may change: plane within the frame and the clip's region.
+    public let compositeRegion: PixelRect
+
+    /// Nil when the shadow can change no pixel.
+    public init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?) {
+        let kernel = GaussianKernel(sigma: shadow.sigma)
+        let reach = frame.grown(by: kernel.radius)
+        var plane = reach
+        var caster: CoverageMask?
+        switch geometry {
+        case .shape(let shape):
+            let moved = shape.offsetBy(shadow.offset)
+            guard let region = Rasterizer.region(of: moved, within: reach) else { return nil }
+            plane = region.grown(by: kernel.radius).intersection(reach)
+            caster = Rasterizer.coverage(of: moved, in: plane)
+        case .clipArea(let clipIndex):
+            if let clipIndex {
+                guard let m = ClipCoverage.mask(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach) else { return nil }
+                plane = m.region.grown(by: kernel.radius).intersection(reach)
+                caster = m
+            }
+        case .plane:
+            break
+        }
+        var region = plane.intersection(frame)
+        if let clipRegion { region = region.intersection(clipRegion) }
+        guard !plane.isEmpty, !region.isEmpty else { return nil }
+        self.kernel = kernel; offset = shadow.offset; self.plane = plane
+        casterCoverage = caster; compositeRegion = region
+    }
+
+    /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the
+    /// growth of a layer composited with this shadow.
+    public static func margin(for shadow: DeviceShadow?) -> Int {
+        guard let shadow else { return 0 }
+        let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
+        return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
+    }
+}
+
+/// Coverage of the clip tree.
+public enum ClipCoverage {
+    /// The coverage of a clip chain (the node times its ancestors), translated by `offset`,
+    /// within `bounds`; nil when it covers nothing there.
+    public static func mask(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect) -> CoverageMask? {
+        let node = clips[index]
+        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
+        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
+        var mask = Rasterizer.coverage(of: shape, in: region)
+        if let parent = node.parent {
+            guard let p = ClipCoverage.mask(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
+            mask = mask.multiplied(by: p)
+        }
+        return mask
+    }
+}
