@@ -44,10 +44,11 @@ let package = Package(
             path: "Tools/penumbra"),
 
         // MARK: Tests
-        .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraCore"], path: "Tests/PenumbraCoreTests",
+        .target(name: "PenumbraTestSupport", dependencies: ["PenumbraCore"], path: "Tests/PenumbraTestSupport"),
+        .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraTestSupport", "PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
+        .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
+        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],

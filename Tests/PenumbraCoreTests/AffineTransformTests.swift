@@ -4,6 +4,7 @@
 
 import Foundation
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 final class AffineTransformTests: XCTestCase {

@@ -5,6 +5,7 @@
 // on premultiplied values, and Porter-Duff by its (Fa, Fb) table. Both results are
 // rounded to 8 bits as the scene format stores them and must agree within 1/255.
 import XCTest
+import PenumbraTestSupport
 import PenumbraCore
 
 // MARK: - Float64 reference

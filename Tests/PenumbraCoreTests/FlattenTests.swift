@@ -9,6 +9,7 @@
 
 import Foundation
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 final class FlattenTests: XCTestCase {

@@ -4,6 +4,7 @@
 // stream is plain stored blocks), and the sizes a PNG cannot have.
 import Foundation
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 /// Counts outcomes from concurrent work under a lock.

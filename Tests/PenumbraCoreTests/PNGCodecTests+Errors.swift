@@ -2,6 +2,7 @@
 // clear message (never a crash, never a longjmp through Swift), and the
 // pixel limit must stop a huge header before any pixel buffer exists.
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 extension PNGCodecTests {

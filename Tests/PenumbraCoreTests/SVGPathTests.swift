@@ -6,6 +6,7 @@
 
 import Foundation
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 final class SVGPathTests: XCTestCase {

@@ -7,6 +7,7 @@
 // seed makes a failure reproducible.
 
 import XCTest
+import PenumbraTestSupport
 import PenumbraCore
 
 final class SceneFuzzTests: XCTestCase {

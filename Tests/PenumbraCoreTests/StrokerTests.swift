@@ -5,6 +5,7 @@
 // stroke is the set of points within half the width of the polyline).
 
 import XCTest
+import PenumbraTestSupport
 @testable import PenumbraCore
 
 final class StrokerTests: XCTestCase {

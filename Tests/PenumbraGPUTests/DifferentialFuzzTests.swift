@@ -8,20 +8,17 @@
 // changes the base seed.
 import Foundation
 import XCTest
+import PenumbraTestSupport
 import Penumbra
 import PenumbraCPU
 import PenumbraGPU
 
-/// SplitMix64: a small seeded generator, so every run and machine sees the same scenes.
+/// The shared seeded generator with the draws the scene generator needs, so every run and
+/// machine sees the same scenes.
 struct FuzzRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var generator: SplitMix64
+    init(state: UInt64) { generator = SplitMix64(state: state) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func double(_ range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
     }
