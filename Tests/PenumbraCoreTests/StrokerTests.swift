@@ -379,3 +379,20 @@ final class StrokerTests: XCTestCase {
         XCTAssertTrue(outline.allSatisfy { $0.allSatisfy(\.isFinite) })
     }
 }
+
+extension StrokerTests {
+    /// An unclosed full circle with butt caps: the caps follow the curve's own tangent, so the two
+    /// ends meet flush and no wedge of the ring is missing where the flattened chords turn away.
+    func testButtEndsOfACurveArePerpendicularToTheCurveNotTheChord() {
+        var arc = Path(); arc.addArc(center: Point(0, 0), radius: 12, startAngle: 0, endAngle: 2 * .pi, clockwise: true)
+        let outline = Stroker.outline(arc.flattened(tolerance: 1.0 / 64), style: StrokeStyle(width: 10), tolerance: 1.0 / 64)
+        // Just outside the start point (12, 0), on the outer side, slightly above and below it:
+        // the chord bands alone leave these uncovered.
+        for p in [Point(16.5, -0.05), Point(16.5, 0.05), Point(16.9, 0)] {
+            XCTAssertNotEqual(StrokeTestSupport.winding(at: p, outline), 0, "\(p)")
+        }
+        // The end wedges add no more than the gap: the ring's area stays 2 pi r w within the
+        // flattening error.
+        XCTAssertEqual(StrokeTestSupport.nonzeroArea(outline), 2 * .pi * 12 * 10, accuracy: 2 * .pi * 12 * 10 * 2e-3)
+    }
+}

@@ -27,6 +27,8 @@ extension Path {
         var smooth: [Bool] = []
         var hasSegment = false
         var current = Point.zero
+        // The curve's own directions at the subpath's ends (nil where a line starts or ends it).
+        var startTangent: Point?, endTangent: Point?
 
         func finish(closed: Bool) {
             if hasSegment, !points.isEmpty {
@@ -38,13 +40,26 @@ extension Path {
                     smooth[smooth.count - 1] = false
                 }
                 smooth[0] = false
-                result.append(FlatSubpath(points: points, smooth: smooth, isClosed: closed))
+                result.append(FlatSubpath(points: points, smooth: smooth, isClosed: closed,
+                                          startTangent: closed ? nil : startTangent, endTangent: closed ? nil : endTangent))
             }
-            points = []; smooth = []; hasSegment = false
+            points = []; smooth = []; hasSegment = false; startTangent = nil; endTangent = nil
         }
         func begin(_ p: Point) { points = [p]; smooth = [false]; current = p }
         // Appends the interior and end points of one element; interior ones are smooth.
-        func appendCurvePoints(_ pts: [Point]) {
+        // `controls` are the element's points after the current one, for its end tangents.
+        func appendCurvePoints(_ pts: [Point], controls: [Point] = []) {
+            if !controls.isEmpty {
+                let all = [current] + controls
+                let first = all.dropFirst().first { $0 != current }.map { $0 - current }
+                let end = all.last!
+                let last = all.dropLast().last { $0 != end }.map { end - $0 }
+                if !hasSegment { startTangent = first }
+                endTangent = last
+            } else {
+                if !hasSegment { startTangent = nil }
+                endTangent = nil
+            }
             hasSegment = true
             for (i, p) in pts.enumerated() {
                 points.append(p); smooth.append(i < pts.count - 1)
@@ -60,11 +75,14 @@ extension Path {
             case .line(let p):
                 appendCurvePoints([transform.apply(p)])
             case .quad(let c, let p):
-                appendCurvePoints(Flattener.quad(current, transform.apply(c), transform.apply(p), tolerance))
+                let (tc, tp) = (transform.apply(c), transform.apply(p))
+                appendCurvePoints(Flattener.quad(current, tc, tp, tolerance), controls: [tc, tp])
             case .cubic(let c1, let c2, let p):
-                appendCurvePoints(Flattener.cubic(current, transform.apply(c1), transform.apply(c2), transform.apply(p), tolerance))
+                let (t1, t2, tp) = (transform.apply(c1), transform.apply(c2), transform.apply(p))
+                appendCurvePoints(Flattener.cubic(current, t1, t2, tp, tolerance), controls: [t1, t2, tp])
             case .conic(let c, let p, let w):
-                appendCurvePoints(Flattener.conic(current, transform.apply(c), transform.apply(p), w, tolerance))
+                let (tc, tp) = (transform.apply(c), transform.apply(p))
+                appendCurvePoints(Flattener.conic(current, tc, tp, w, tolerance), controls: [tc, tp])
             case .close:
                 hasSegment = true
                 let start = points.first ?? current

@@ -138,11 +138,18 @@ public struct Path: Hashable, Sendable {
 /// `smooth[i]` is true when vertex i lies inside one curve (a joint between two pieces of the
 /// same flattened curve, where a stroke needs no join of the user's style), false at a corner
 /// between path elements and at the ends. A subpath that was only a `move` is omitted.
+///
+/// `startTangent` and `endTangent` are the curve's own directions at the subpath's two ends
+/// when a curve begins or ends it (nil for a line, where the first or last chord is exact): a
+/// stroke's caps are perpendicular to the path there, not to the flattened chord.
 public struct FlatSubpath: Hashable, Sendable {
     public var points: [Point]
     public var smooth: [Bool]
     public var isClosed: Bool
-    public init(points: [Point], smooth: [Bool], isClosed: Bool) {
+    public var startTangent: Point?
+    public var endTangent: Point?
+    public init(points: [Point], smooth: [Bool], isClosed: Bool, startTangent: Point? = nil, endTangent: Point? = nil) {
         self.points = points; self.smooth = smooth; self.isClosed = isClosed
+        self.startTangent = startTangent; self.endTangent = endTangent
     }
 }

@@ -23,14 +23,21 @@ struct StrokeRun: Hashable, Sendable {
     /// The path's direction where the run lies, for a run of zero length (a square dot is
     /// aligned with it); nil when the path has none (the dot is aligned with the x axis).
     var direction: Point?
+    /// The path's own directions at an open run's ends where a curve begins or ends it (see
+    /// FlatSubpath); nil where the first or last chord is the path's direction.
+    var startTangent: Point?
+    var endTangent: Point?
 
-    init(points: [Point], smooth: [Bool], isClosed: Bool, direction: Point? = nil) {
+    init(points: [Point], smooth: [Bool], isClosed: Bool, direction: Point? = nil,
+         startTangent: Point? = nil, endTangent: Point? = nil) {
         self.points = points; self.smooth = smooth; self.isClosed = isClosed; self.direction = direction
+        self.startTangent = startTangent; self.endTangent = endTangent
     }
 
     /// A solid subpath as one run.
     init(_ subpath: FlatSubpath) {
-        self.init(points: subpath.points, smooth: subpath.smooth, isClosed: subpath.isClosed)
+        self.init(points: subpath.points, smooth: subpath.smooth, isClosed: subpath.isClosed,
+                  startTangent: subpath.startTangent, endTangent: subpath.endTangent)
     }
 }
 

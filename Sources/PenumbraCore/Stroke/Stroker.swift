@@ -94,6 +94,31 @@ public enum Stroker {
         } else {
             emitPieces(prepared, parameters, into: &sink)
         }
+        if !prepared.isClosed { emitEndTangentWedges(run, prepared, parameters, into: &sink) }
+    }
+
+    /// Where a curve starts or ends an open run, the first (last) chord's band stops on a line
+    /// perpendicular to the chord, not to the curve: on the outside of the curve a thin wedge
+    /// of the true band is missing (half the width times half the chord's angle: a notch where
+    /// the ends of an unclosed circle meet). A round wedge between the two normals restores it.
+    static func emitEndTangentWedges(_ run: StrokeRun, _ prepared: PreparedRun, _ parameters: StrokeParameters,
+                                     into sink: inout OutlineSink) {
+        let n = prepared.segmentCount
+        guard n > 0 else { return }
+        if let t = run.startTangent, let (tangent, _) = unitDirection(t) {
+            let turn = Turn(from: tangent, to: prepared.directions[0])
+            if !turn.isStraight, turn.dot > 0 {
+                sink.appendPositive(joinWedge(at: prepared.points[0], from: tangent, to: prepared.directions[0], turn: turn,
+                                              kind: .round, parameters))
+            }
+        }
+        if let t = run.endTangent, let (tangent, _) = unitDirection(t) {
+            let turn = Turn(from: prepared.directions[n - 1], to: tangent)
+            if !turn.isStraight, turn.dot > 0 {
+                sink.appendPositive(joinWedge(at: prepared.points[prepared.points.count - 1], from: prepared.directions[n - 1],
+                                              to: tangent, turn: turn, kind: .round, parameters))
+            }
+        }
     }
 
     /// How a run is outlined (for tests and diagnostics).
