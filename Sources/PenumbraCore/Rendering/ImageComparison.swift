@@ -54,9 +54,15 @@ public struct ImageDifference: Hashable, Sendable, CustomStringConvertible {
     /// The parity contract: every channel within 2 except at max(1, 0.01% of pixels) pixels, and
     /// at most 0.1% of channel values off by more than 1.
     public var meetsParityContract: Bool {
-        let allowedFlips = max(1, (width * height) / 10_000)
-        return pixelsOffByMoreThanTwo <= allowedFlips && fractionOffByMoreThanOne <= 0.001
+        pixelsOffByMoreThanTwo <= allowedPixelsOffByMoreThanTwo
+            && fractionOffByMoreThanOne <= ImageDifference.allowedFractionOffByMoreThanOne
     }
+
+    /// The parity contract's allowance of pixels off by more than 2: "no more than 0.01% of
+    /// pixels (and at least one allowed)".
+    public var allowedPixelsOffByMoreThanTwo: Int { max(1, (width * height) / 10_000) }
+    /// The parity contract's allowance of channel values off by more than 1: "at most 0.1%".
+    public static let allowedFractionOffByMoreThanOne = 0.001
 
     public var description: String {
         "max difference \(maxChannelDifference), \(valuesDiffering) values differ, "
