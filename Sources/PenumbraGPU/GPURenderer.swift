@@ -3,7 +3,13 @@
 // "Parity contract").
 //
 // Design. Coverage is computed on the CPU by the shared Rasterizer (the same
-// masks the CPU renderer uses) and uploaded as R32F textures; everything per
+// masks the CPU renderer uses) and uploaded as R32F textures. Why: MSAA gives
+// 4 samples on llvmpipe and cannot match fractional area coverage, and
+// stencil-then-cover anti-aliasing differs between drivers; computing
+// coverage once (vello's hybrid scheme) makes it identical by construction,
+// and leaves the heavy per-pixel work on the GPU. The cost is a CPU raster
+// and an upload per op, which the throughput work can shrink (sparse spans,
+// R8/R16 masks where exact) without changing the contract. Everything per
 // pixel after that runs on the GPU: paint (image sampling under the inverse
 // CTM, nine-slice, gradients, layers), the blend formula of every mode,
 // shadows (caster alpha, two Gaussian passes) and layers. Every op draws one
