@@ -9,16 +9,16 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(path: "PenumbraPackage"), // a link to the repository root, so the identity does not depend on the clone folder
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "PenumbraStages",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Penumbra", package: "PenumbraPackage"),
             ],
-            path: "Sources/PenumbraStages",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]),
+            path: "Benchmarks/PenumbraStages",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )
