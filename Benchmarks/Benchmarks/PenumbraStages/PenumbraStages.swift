@@ -23,6 +23,16 @@ let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .thr
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: metrics, maxDuration: .seconds(3), maxIterations: 200)
 
+    // The bandwidth floor of the machine, measured in the same run as the stages.
+    let copySource = [UInt8](repeating: 0x5A, count: 4 << 20)
+    var copyTarget = [UInt8](repeating: 0, count: 4 << 20)
+    Benchmark("floor: 4 MiB memory copy") { benchmark in
+        for _ in benchmark.scaledIterations {
+            copyTarget.withUnsafeMutableBytes { t in copySource.withUnsafeBytes { s in t.copyMemory(from: s) } }
+            blackHole(copyTarget[0])
+        }
+    }
+
     let hypnosis = scene("hypnosis").displayList()
     let shapes: [DeviceShape] = hypnosis.commands.compactMap { if case .fill(let s, _, _) = $0 { return s } else { return nil } }
     let canvas = PixelRect(x: 0, y: 0, width: 1024, height: 1024)
