@@ -73,6 +73,13 @@ scene("decorator", [1024, 1024], [
     {"op": "concat", "matrix": [round(c, 15), round(s, 15), round(-s, 15), round(c, 15), -W / 2, W / 8]},
     {"op": "drawImage", "image": "mars", "rect": [0, 0, W, W]}], background="#FFFFFF", images={"mars": "images/mars.png"})
 
+# rotated-image: the throughput workload W1, the decorator without its shadow: a 512x512 image
+# drawn under rotate(-pi/4) + translate into a 1024x1024 canvas, sampled bilinearly.
+scene("rotated-image", [1024, 1024], [
+    {"op": "translate", "x": 300, "y": 350},
+    {"op": "concat", "matrix": [round(c, 15), round(s, 15), round(-s, 15), round(c, 15), -W / 2, W / 8]},
+    {"op": "drawImage", "image": "mars", "rect": [0, 0, W, W]}], background="#FFFFFF", images={"mars": "images/mars.png"})
+
 # mars-halves: the image's left and right halves (via crop) drawn apart.
 scene("mars-halves", [600, 300], [
     {"op": "drawImage", "image": "mars", "rect": [20, 22, 128, 256], "crop": [0, 0, 256, 512]},
