@@ -14,6 +14,15 @@
 // part right of it is dropped, rows outside are skipped. Geometry is done in
 // Double, accumulation in Float. The CPU computes coverage for both
 // renderers, so parity of coverage holds by construction.
+//
+// Speed without changing a value: the cells live in a reused, always-zero
+// AccumulationScratch (no allocation or zeroing per op), edges are clipped
+// without temporary arrays, the output is written exactly once (zeros before
+// a row's first touched cell, the prefix sums, then the row's final value),
+// and coverage is recomputed only where a cell is nonzero (elsewhere the sum
+// keeps its magnitude, so its coverage is unchanged). Every arithmetic
+// expression is the one of the original, in the same order: the results are
+// bit-identical, which RasterizerIdentityTests checks against a copy of it.
 
 
 /// Computes anti-aliased coverage masks of device shapes.
@@ -21,16 +30,19 @@ public enum Rasterizer {
     /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
     public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
-        var acc = Accumulator(width: region.width, height: region.height)
-        let ox = Double(region.x), oy = Double(region.y)
-        for contour in shape.contours where contour.count >= 2 {
-            var prev = contour[contour.count - 1]
-            for p in contour {
-                acc.addLine(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
-                prev = p
+        let values = AccumulationScratch.withScratch { scratch -> [Float] in
+            var acc = Accumulator(width: region.width, height: region.height, scratch: scratch)
+            let ox = Double(region.x), oy = Double(region.y)
+            for contour in shape.contours where contour.count >= 2 {
+                var prev = contour[contour.count - 1]
+                for p in contour {
+                    acc.addLine(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
+                    prev = p
+                }
             }
+            return acc.resolveAndClear(rule: shape.rule)
         }
-        return CoverageMask(region: region, values: acc.resolve(rule: shape.rule))
+        return CoverageMask(region: region, values: values)
     }
 
     /// The pixel region a shape can touch, within `bounds` (nil when it touches none).
@@ -41,21 +53,24 @@ public enum Rasterizer {
     }
 }
 
-/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row.
+/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row, in a
+/// borrowed scratch whose cells are zero on entry and again after `resolveAndClear`.
 struct Accumulator {
     let width: Int
     let height: Int
     let stride: Int
-    var cells: [Float]
+    let cells: UnsafeMutablePointer<Float>
     /// Per row, the first and one past the last cell any edge touched (first > last: none).
-    var touchedStart: [Int]
-    var touchedEnd: [Int]
+    let touchedStart: UnsafeMutablePointer<Int>
+    let touchedEnd: UnsafeMutablePointer<Int>
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, scratch: AccumulationScratch) {
         self.width = width; self.height = height; stride = width + 2
-        cells = [Float](repeating: 0, count: stride * height)
-        touchedStart = [Int](repeating: Int.max, count: height)
-        touchedEnd = [Int](repeating: 0, count: height)
+        scratch.reserve(cells: stride * height, rows: height)
+        cells = scratch.cells
+        touchedStart = scratch.touchedStart; touchedEnd = scratch.touchedEnd
+        touchedStart.initialize(repeating: Int.max, count: height)
+        touchedEnd.initialize(repeating: 0, count: height)
     }
 
     /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
@@ -70,16 +85,22 @@ struct Accumulator {
         if by < 0 { bx += (0 - by) * dxdy; by = 0 } else if by > h { bx += (h - by) * dxdy; by = h }
         guard ay != by else { return }
         // Split at x = 0 and x = width: left parts become vertical edges at 0, right parts vanish.
-        var ts: [Double] = []
-        if (ax < 0) != (bx < 0) { ts.append((0 - ax) / (bx - ax)) }
-        if (ax > w) != (bx > w) { ts.append((w - ax) / (bx - ax)) }
-        if ts.isEmpty {
+        // At most two split parameters, in ascending order (as a two-element sort would leave them).
+        let crossesLeft = (ax < 0) != (bx < 0), crossesRight = (ax > w) != (bx > w)
+        if !crossesLeft && !crossesRight {
             addClippedPiece(ax, ay, bx, by, w)
             return
         }
-        ts.sort()
+        var t0 = 0.0, t1 = 0.0, count = 0
+        if crossesLeft { t0 = (0 - ax) / (bx - ax); count = 1 }
+        if crossesRight {
+            let t = (w - ax) / (bx - ax)
+            if count == 0 { t0 = t } else if t < t0 { t1 = t0; t0 = t } else { t1 = t }
+            count += 1
+        }
         var px = ax, py = ay
-        for t in ts + [1.0] {
+        for i in 0...count {
+            let t = i == count ? 1.0 : (i == 0 ? t0 : t1)
             let qx = t == 1 ? bx : ax + (bx - ax) * t
             let qy = t == 1 ? by : ay + (by - ay) * t
             addClippedPiece(px, py, qx, qy, w)
@@ -107,55 +128,53 @@ struct Accumulator {
         let rowStart = max(0, Int(sy.rounded(.down)))
         let rowEnd = min(height, Int(ey.rounded(.up)))
         guard rowStart < rowEnd else { return }
-        cells.withUnsafeMutableBufferPointer { a in
-            for row in rowStart..<rowEnd {
-                let line = row * stride
-                let dy = min(Double(row + 1), ey) - max(Double(row), sy)
-                // Stepping x row by row can drift a hair outside [0, width]; clamp it back.
-                let xnext = min(maxX, max(0, x + dxdy * dy))
-                let d = dy * dir
-                let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
-                let x0floor = x0.rounded(.down)
-                let x0i = Int(x0floor)
-                let x1ceil = x1.rounded(.up)
-                let x1i = Int(x1ceil)
-                touchedStart[row] = min(touchedStart[row], x0i)
-                touchedEnd[row] = max(touchedEnd[row], max(x1i, x0i + 1) + 1)
-                if x1i <= x0i + 1 {
-                    let xmf = 0.5 * (x + xnext) - x0floor
-                    a[line + x0i] += Float(d - d * xmf)
-                    a[line + x0i + 1] += Float(d * xmf)
+        for row in rowStart..<rowEnd {
+            let a = cells + row * stride
+            let dy = min(Double(row + 1), ey) - max(Double(row), sy)
+            // Stepping x row by row can drift a hair outside [0, width]; clamp it back.
+            let xnext = min(maxX, max(0, x + dxdy * dy))
+            let d = dy * dir
+            let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
+            let x0floor = x0.rounded(.down)
+            let x0i = Int(x0floor)
+            let x1ceil = x1.rounded(.up)
+            let x1i = Int(x1ceil)
+            touchedStart[row] = min(touchedStart[row], x0i)
+            touchedEnd[row] = max(touchedEnd[row], max(x1i, x0i + 1) + 1)
+            if x1i <= x0i + 1 {
+                let xmf = 0.5 * (x + xnext) - x0floor
+                a[x0i] += Float(d - d * xmf)
+                a[x0i + 1] += Float(d * xmf)
+            } else {
+                let s = 1 / (x1 - x0)
+                let x0f = x0 - x0floor
+                let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
+                let x1f = x1 - x1ceil + 1
+                let am = 0.5 * s * x1f * x1f
+                a[x0i] += Float(d * a0)
+                if x1i == x0i + 2 {
+                    a[x0i + 1] += Float(d * (1 - a0 - am))
                 } else {
-                    let s = 1 / (x1 - x0)
-                    let x0f = x0 - x0floor
-                    let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
-                    let x1f = x1 - x1ceil + 1
-                    let am = 0.5 * s * x1f * x1f
-                    a[line + x0i] += Float(d * a0)
-                    if x1i == x0i + 2 {
-                        a[line + x0i + 1] += Float(d * (1 - a0 - am))
-                    } else {
-                        let a1 = s * (1.5 - x0f)
-                        a[line + x0i + 1] += Float(d * (a1 - a0))
-                        if x0i + 2 < x1i - 1 {
-                            let ds = Float(d * s)
-                            for xi in (x0i + 2)..<(x1i - 1) { a[line + xi] += ds }
-                        }
-                        let a2 = a1 + Double(x1i - x0i - 3) * s
-                        a[line + x1i - 1] += Float(d * (1 - a2 - am))
+                    let a1 = s * (1.5 - x0f)
+                    a[x0i + 1] += Float(d * (a1 - a0))
+                    if x0i + 2 < x1i - 1 {
+                        let ds = Float(d * s)
+                        for xi in (x0i + 2)..<(x1i - 1) { a[xi] += ds }
                     }
-                    a[line + x1i] += Float(d * am)
+                    let a2 = a1 + Double(x1i - x0i - 3) * s
+                    a[x1i - 1] += Float(d * (1 - a2 - am))
                 }
-                x = xnext
+                a[x1i] += Float(d * am)
             }
+            x = xnext
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule. Cells before a row's first
-    /// touched cell are zero; after its last one the sum is constant, so the rest of the row is
-    /// filled with one value.
-    func resolve(rule: FillRule) -> [Float] {
-        var out = [Float](repeating: 0, count: width * height)
+    /// Prefix-sums each row into coverage under the fill rule, zeroing every cell it touched
+    /// (the scratch's invariant). Cells before a row's first touched cell are zero; after its
+    /// last one the sum is constant, so the rest of the row is filled with one value. Each
+    /// output value is written once.
+    func resolveAndClear(rule: FillRule) -> [Float] {
         let evenOdd = rule == .evenOdd
         @inline(__always) func coverage(_ sum: Float) -> Float {
             var c = abs(sum)
@@ -169,22 +188,37 @@ struct Accumulator {
             if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
             return c
         }
-        cells.withUnsafeBufferPointer { a in
-            out.withUnsafeMutableBufferPointer { o in
-                for row in 0..<height {
-                    let first = touchedStart[row], last = min(width, touchedEnd[row])
-                    guard first < last else { continue }
-                    var sum: Float = 0
-                    let line = row * stride, orow = row * width
-                    for x in first..<last {
-                        sum += a[line + x]
-                        o[orow + x] = coverage(sum)
+        let (width, height, stride) = (self.width, self.height, self.stride)
+        return [Float](unsafeUninitializedCapacity: width * height) { out, initialized in
+            let o = out.baseAddress!
+            for row in 0..<height {
+                let a = cells + row * stride, orow = o + row * width
+                let touchedFirst = touchedStart[row], touchedLast = touchedEnd[row]
+                let first = min(touchedFirst, width), last = min(width, touchedLast)
+                guard first < last else {
+                    orow.initialize(repeating: 0, count: width)
+                    if touchedFirst < touchedLast {
+                        (a + touchedFirst).update(repeating: 0, count: touchedLast - touchedFirst)
                     }
-                    let rest = coverage(sum)
-                    if rest != 0 { for x in last..<width { o[orow + x] = rest } }
+                    continue
                 }
+                orow.initialize(repeating: 0, count: first)
+                var sum: Float = 0
+                var c: Float = 0
+                for x in first..<last {
+                    let cell = a[x]
+                    // Adding a zero leaves |sum|, hence the coverage, unchanged.
+                    if cell != 0 {
+                        sum += cell
+                        c = coverage(sum)
+                    }
+                    a[x] = 0
+                    (orow + x).initialize(to: c)
+                }
+                if last < touchedLast { (a + last).update(repeating: 0, count: touchedLast - last) }
+                (orow + last).initialize(repeating: coverage(sum), count: width - last)
             }
+            initialized = width * height
         }
-        return out
     }
 }

@@ -1,0 +1,98 @@
+import XCTest
+import PenumbraTestSupport
+@testable import PenumbraCore
+
+/// The optimised rasterizer (reused scratch, single-write resolve) against a verbatim copy of
+/// the original: every coverage value must be bit-identical, not merely close.
+final class RasterizerIdentityTests: XCTestCase {
+    /// Random polygons, stars and flattened ellipses, partly outside their region, both rules.
+    private func randomShape(_ rng: inout SplitMix64) -> DeviceShape {
+        var contours: [[Point]] = []
+        for _ in 0..<Int(rng.next() % 3 + 1) {
+            switch rng.next() % 3 {
+            case 0: // a random polygon, possibly self-intersecting
+                contours.append((0..<Int(rng.next() % 12 + 2)).map { _ in rng.point(in: -40...140) })
+            case 1: // a flattened ellipse under a random transform
+                var path = Path()
+                path.addEllipse(in: Rect(x: rng.double(in: -20...80), y: rng.double(in: -20...80),
+                                         width: rng.double(in: 0.2...90), height: rng.double(in: 0.2...90)))
+                contours += path.flattened(transform: rng.transform()).map(\.points)
+            default: // a thin sliver: sub-pixel edges and near-horizontal steps
+                let p = rng.point(in: -10...110), q = rng.point(in: -10...110)
+                let e = rng.double(in: 0.01...1.5)
+                contours.append([p, q, Point(q.x + e, q.y + e * 0.3)])
+            }
+        }
+        return DeviceShape(contours: contours, rule: rng.next() % 2 == 0 ? .nonzero : .evenOdd)
+    }
+
+    private func assertIdentical(_ shape: DeviceShape, _ region: PixelRect, _ label: String,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        let expected = referenceCoverage(of: shape, in: region)
+        let actual = Rasterizer.coverage(of: shape, in: region)
+        XCTAssertEqual(actual.region, expected.region, label, file: file, line: line)
+        XCTAssertEqual(actual.values.count, expected.values.count, label, file: file, line: line)
+        // Bit patterns, so that -0 against +0 or differing NaNs would also fail.
+        let mismatch = actual.values.indices.first { i in
+            i >= expected.values.count || actual.values[i].bitPattern != expected.values[i].bitPattern
+        }
+        XCTAssertNil(mismatch, "\(label): first differing value at index \(mismatch ?? -1)", file: file, line: line)
+    }
+
+    func testRandomShapesMatchTheOriginalRasterizerBitForBit() {
+        var rng = SplitMix64(seed: 0x5EED_C0DE)
+        for i in 0..<400 {
+            let shape = randomShape(&rng)
+            let region = PixelRect(x: Int(rng.next() % 41) - 20, y: Int(rng.next() % 41) - 20,
+                                   width: Int(rng.next() % 130) + 1, height: Int(rng.next() % 130) + 1)
+            assertIdentical(shape, region, "shape \(i)")
+        }
+    }
+
+    /// A big region then a smaller, differently shaped one: the second sees the reused scratch
+    /// and must not inherit anything from the first.
+    func testReusedScratchLeavesNoTrace() {
+        var rng = SplitMix64(seed: 42)
+        for i in 0..<60 {
+            let shape = randomShape(&rng)
+            let big = PixelRect(x: -30, y: -30, width: 200, height: 200)
+            assertIdentical(shape, big, "big \(i)")
+            let small = PixelRect(x: Int(rng.next() % 50), y: Int(rng.next() % 50),
+                                  width: Int(rng.next() % 60) + 1, height: Int(rng.next() % 60) + 1)
+            assertIdentical(randomShape(&rng), small, "small after big \(i)")
+        }
+    }
+
+    /// Edges exactly on the region's sides and on pixel boundaries (touched ranges reaching the
+    /// two spare cells of a row).
+    func testEdgesOnRegionSidesMatch() {
+        let region = PixelRect(x: 0, y: 0, width: 16, height: 16)
+        let rects: [[Point]] = [
+            [Point(0, 0), Point(16, 0), Point(16, 16), Point(0, 16)],
+            [Point(16, 2), Point(20, 2), Point(20, 9), Point(16, 9)],
+            [Point(15.5, 1), Point(16, 1), Point(16, 15), Point(15.5, 15)],
+            [Point(-5, 3), Point(0, 3), Point(0, 12), Point(-5, 12)],
+        ]
+        for (i, c) in rects.enumerated() {
+            for rule in [FillRule.nonzero, .evenOdd] {
+                assertIdentical(DeviceShape(contours: [c], rule: rule), region, "rect \(i) \(rule)")
+            }
+        }
+    }
+
+    func testConcurrentCallsMatch() {
+        var rng = SplitMix64(seed: 7)
+        let shapes = (0..<32).map { _ in randomShape(&rng) }
+        let region = PixelRect(x: -10, y: -10, width: 120, height: 120)
+        let expected = shapes.map { referenceCoverage(of: $0, in: region).values }
+        let results = UnsafeMutableBufferPointer<[Float]>.allocate(capacity: shapes.count)
+        results.initialize(repeating: [])
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: shapes.count) { i in
+            results[i] = Rasterizer.coverage(of: shapes[i], in: region).values
+        }
+        for i in shapes.indices {
+            XCTAssertEqual(results[i].map(\.bitPattern), expected[i].map(\.bitPattern), "shape \(i)")
+        }
+    }
+}
