@@ -3,9 +3,11 @@
 // A fresh (width + 2) x height Float buffer per op used to dominate the cost
 // of coverage (page faults and zeroing of up to a million cells per big
 // shape). A scratch is instead kept in a small pool and handed to one call
-// at a time, under one invariant: between uses every cell is zero. The
-// resolve pass zeroes each cell as it reads it and clears the few cells past
-// a row's last resolved one, so restoring the invariant costs only the
+// at a time, under one invariant: between uses every cell is zero (+0 or
+// -0; a signed zero is harmless because the first nonzero addend replaces it
+// exactly and the resolve reads any zero cell as "no change"). The resolve
+// pass zeroes each nonzero cell it reads and clears the few cells past a
+// row's last resolved one, so restoring the invariant costs only the
 // touched cells. Per-row touched ranges are reset per call (one Int per row).
 //
 // The pool is guarded by a lock, so concurrent renders each get their own
@@ -16,7 +18,7 @@ import Foundation
 
 /// Zeroed cell memory and per-row touched ranges for one rasterization at a time.
 final class AccumulationScratch {
-    /// The cells; every one is zero whenever the scratch is not in use.
+    /// The cells; every one is zero (+0 or -0) whenever the scratch is not in use.
     private(set) var cells: UnsafeMutablePointer<Float>
     private(set) var cellCapacity: Int
     /// Per row, the first and one past the last touched cell.

@@ -170,8 +170,8 @@ struct Accumulator {
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule, zeroing every cell it touched
-    /// (the scratch's invariant). Cells before a row's first touched cell are zero; after its
+    /// Prefix-sums each row into coverage under the fill rule, zeroing every nonzero cell it
+    /// touched (the scratch's invariant). Cells before a row's first touched cell are zero; after its
     /// last one the sum is constant, so the rest of the row is filled with one value. Each
     /// output value is written once.
     func resolveAndClear(rule: FillRule) -> [Float] {
@@ -211,8 +211,8 @@ struct Accumulator {
                     if cell != 0 {
                         sum += cell
                         c = coverage(sum)
+                        a[x] = 0
                     }
-                    a[x] = 0
                     (orow + x).initialize(to: c)
                 }
                 if last < touchedLast { (a + last).update(repeating: 0, count: touchedLast - last) }
