@@ -34,20 +34,22 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let start = Date()
         let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale)
+        let loaded = Date()
         let choice: RendererChoice
         do { choice = try backend.makeRenderer() } catch let e as BackendUnavailable {
             throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(e.message)")
         }
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
+        let ready = Date()
         let list = decoded.displayList()
-        let rendered = Date()
+        let recorded = Date()
         let bitmap: Bitmap
         do { bitmap = try choice.renderer.render(list) } catch let e as BackendUnavailable {
             throw ToolError(.backendUnavailable, "backend \(backend.rawValue) cannot render this scene: \(e.message)")
         } catch {
             throw ToolError(.failure, "rendering failed: \(error)")
         }
-        let encoded = Date()
+        let rendered = Date()
         let png: [UInt8]
         do { png = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) } catch {
             throw ToolError(.failure, "PNG encoding failed: \(error)")
@@ -56,7 +58,8 @@ struct RenderCommand: ParsableCommand {
         if verbose {
             let ms = { (a: Date, b: Date) in String(format: "%.2f ms", b.timeIntervalSince(a) * 1000) }
             Diagnostics.print("penumbra: renderer \(choice.renderer.name); \(bitmap.width)x\(bitmap.height) px; "
-                + "decode+record \(ms(start, rendered)), render \(ms(rendered, encoded)), encode+write \(ms(encoded, Date()))")
+                + "decode \(ms(start, loaded)), renderer set-up \(ms(loaded, ready)), record \(ms(ready, recorded)), "
+                + "render \(ms(recorded, rendered)), encode+write \(ms(rendered, Date()))")
         }
     }
 }
