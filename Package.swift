@@ -23,7 +23,7 @@ let package = Package(
             providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
 
         // MARK: C shim that keeps libpng's setjmp/longjmp inside C
-        .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG"),
+        .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
 
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),

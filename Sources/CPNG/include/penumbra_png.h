@@ -53,8 +53,9 @@ int penumbra_png_decoder_read_rgba(penumbra_png_decoder *decoder, uint8_t *pixel
 /// Frees the decoder and everything libpng allocated for it. NULL is ignored.
 void penumbra_png_decoder_close(penumbra_png_decoder *decoder);
 
-/// Row filters for encoding (libpng's PNG_FILTER_*); ADAPTIVE lets libpng
-/// choose one per row among all five.
+/// Row filters for encoding (the PNG filter types); ADAPTIVE picks one per
+/// row among all five with libpng's heuristic (smallest sum of the filtered
+/// bytes as signed magnitudes, ties to the lower type).
 typedef enum penumbra_png_filter {
     PENUMBRA_PNG_FILTER_NONE = 0,
     PENUMBRA_PNG_FILTER_SUB = 1,
@@ -78,9 +79,21 @@ typedef struct penumbra_png_buffer {
 /// perceptual intent and nothing else beyond IHDR, IDAT and IEND, so the same
 /// pixels always give the same bytes. `compression_level` is zlib's 0...9.
 /// On success `*out` holds the file; on failure it is left empty.
+///
+/// Encoding does not use libpng: rows are filtered, then deflated in
+/// independent bands of whole rows (about 128 KiB of filtered data each, a
+/// size that depends on the image only) on several threads, so the bytes do
+/// not depend on the thread count. Same as penumbra_png_encode_threads with
+/// `thread_count` 0 (one thread per online core, at most 16).
 int penumbra_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
                         int compression_level, penumbra_png_filter filter, penumbra_png_buffer *out,
                         char *message, size_t message_capacity);
+
+/// penumbra_png_encode on `thread_count` threads (0: one per online core, at
+/// most 16). The output is the same for every thread count.
+int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
+                                int compression_level, penumbra_png_filter filter, int thread_count,
+                                penumbra_png_buffer *out, char *message, size_t message_capacity);
 
 /// Frees an encoded buffer and empties it. Safe on an empty buffer.
 void penumbra_png_buffer_free(penumbra_png_buffer *buffer);

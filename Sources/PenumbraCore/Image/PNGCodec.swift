@@ -1,4 +1,4 @@
-// PNGCodec: PNG files to and from premultiplied Bitmaps, through libpng.
+// PNGCodec: PNG files to and from premultiplied Bitmaps (decoding through libpng).
 //
 // Every libpng call happens in the CPNG shim, which keeps setjmp/longjmp in C
 // and returns an error code and libpng's message; here those become
@@ -30,7 +30,7 @@ public struct PNGError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// PNG row filters (libpng's PNG_FILTER_*); `adaptive` lets libpng choose per row.
+/// PNG row filters (the PNG filter types); `adaptive` chooses per row.
 public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
     /// Filter type 0: bytes as they are.
     case none
@@ -42,7 +42,8 @@ public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
     case average
     /// Filter type 4: difference from the Paeth predictor.
     case paeth
-    /// libpng picks the filter of each row among all five (its minimum-sum heuristic).
+    /// The filter of each row is picked among all five with libpng's heuristic (the smallest
+    /// sum of the filtered bytes as signed magnitudes, ties to the lower type).
     case adaptive
 
     var shimValue: penumbra_png_filter {
@@ -57,7 +58,8 @@ public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Reads and writes PNG through libpng, behind a C shim that keeps setjmp/longjmp in C.
+/// Reads PNG through libpng, behind a C shim that keeps setjmp/longjmp in C, and writes PNG
+/// with the shim's own parallel encoder (zlib only).
 public enum PNGCodec {
     /// The largest width or height the decoder accepts (2^24), whatever `maxPixels` says.
     public static let maxDimension = Int(PENUMBRA_PNG_MAX_DIMENSION)
@@ -122,7 +124,14 @@ public enum PNGCodec {
     /// RGB (colour type 2) when every pixel is opaque, RGBA (colour type 6) otherwise, with an
     /// sRGB chunk (perceptual intent) and no timestamp or text, so the same pixels always give
     /// the same bytes. `compressionLevel` is zlib's 0 (none, fastest) ... 9 (smallest).
+    /// Rows are filtered and deflated in independent bands on every core; the bytes do not
+    /// depend on the number of cores.
     public static func encode(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
+        try encode(bitmap, compressionLevel: compressionLevel, filter: filter, threads: 0)
+    }
+
+    /// `encode` on `threads` threads (0: one per core); the output is the same for every count.
+    static func encode(_ bitmap: Bitmap, compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         guard bitmap.width >= 1, bitmap.height >= 1 else {
             throw PNGError("PNG: cannot encode a \(bitmap.width) x \(bitmap.height) bitmap: a PNG needs a width and height of at least 1 pixel")
         }
@@ -137,7 +146,7 @@ public enum PNGCodec {
         }
         if bitmap.isOpaque { // straight equals premultiplied; the shim drops the alpha bytes
             return try encodeStraight(bitmap.pixels, width: bitmap.width, height: bitmap.height,
-                                      hasAlpha: false, compressionLevel: compressionLevel, filter: filter)
+                                      hasAlpha: false, compressionLevel: compressionLevel, filter: filter, threads: threads)
         }
         var straight = bitmap.pixels
         straight.withUnsafeMutableBufferPointer { p in
@@ -153,16 +162,17 @@ public enum PNGCodec {
             }
         }
         return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
-                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter)
+                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: threads)
     }
 
     private static func encodeStraight(_ rgba: [UInt8], width: Int, height: Int, hasAlpha: Bool,
-                                       compressionLevel: Int, filter: PNGFilter) throws -> [UInt8] {
+                                       compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
         var buffer = penumbra_png_buffer(bytes: nil, size: 0, capacity: 0)
         let status = rgba.withUnsafeBufferPointer { pixels in
-            penumbra_png_encode(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
-                                Int32(compressionLevel), filter.shimValue, &buffer, &message, message.count)
+            penumbra_png_encode_threads(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
+                                        Int32(compressionLevel), filter.shimValue, Int32(max(0, min(threads, 16))),
+                                        &buffer, &message, message.count)
         }
         defer { penumbra_png_buffer_free(&buffer) }
         guard status == 0, let bytes = buffer.bytes else { throw PNGError("PNG: " + text(message)) }
