@@ -17,7 +17,7 @@ let package = Package(
         // MARK: System libraries (a missing one names its Debian package)
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]),
+            providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
         .systemLibrary(
             name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
