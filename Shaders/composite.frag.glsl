@@ -30,7 +30,7 @@ void main() {
     if (!(coverage > 0.0)) discard;
     vec4 source = paintColor(p, coverage);
     if (!(coverage > 0.0)) discard;
-    vec4 destination = bytesToFloat(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)), 0);
+    vec4 destination = bytesToFloat(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
     precise vec4 s = source * uAlpha;
     vec4 r = compositeColor(uMode, s, destination, coverage);
     precise vec4 q = floor(r * 255.0 + 0.5);

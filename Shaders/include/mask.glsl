@@ -1,7 +1,7 @@
 // mask: coverage masks are R32F textures placed on the device grid by a rect
 // (x, y, width, height); texelFetch only, 0 outside the rect. uLUT converts
-// bytes to Float exactly as the CPU does: row 0 is b / 255 (the composite's
-// destination read), row 1 is b * (1 / 255) (image and layer texels).
+// bytes to Float exactly as the CPU does (b / 255, the core's unitTexel), for
+// the composite's destination read and for image and layer texels alike.
 uniform sampler2D uLUT;
 
 float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
@@ -10,9 +10,9 @@ float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
     return texelFetch(mask, q, 0).r;
 }
 
-vec4 bytesToFloat(uvec4 b, int row) {
-    return vec4(texelFetch(uLUT, ivec2(int(b.r), row), 0).r, texelFetch(uLUT, ivec2(int(b.g), row), 0).r,
-                texelFetch(uLUT, ivec2(int(b.b), row), 0).r, texelFetch(uLUT, ivec2(int(b.a), row), 0).r);
+vec4 bytesToFloat(uvec4 b) {
+    return vec4(texelFetch(uLUT, ivec2(int(b.r), 0), 0).r, texelFetch(uLUT, ivec2(int(b.g), 0), 0).r,
+                texelFetch(uLUT, ivec2(int(b.b), 0), 0).r, texelFetch(uLUT, ivec2(int(b.a), 0), 0).r);
 }
 
 // An RGBA8 (unorm) texel back to its byte values: exact for any conversion within half a level.

@@ -65,7 +65,7 @@ AxisSample axisSample(int axis, float value) {
     return AxisSample(position, span.x, span.y);
 }
 
-vec4 imageTexel(int x, int y) { return bytesToFloat(texelFetch(uImage, ivec2(x, y), 0), 1); }
+vec4 imageTexel(int x, int y) { return bytesToFloat(texelFetch(uImage, ivec2(x, y), 0)); }
 
 vec4 imageBilinear(AxisSample sx, AxisSample sy) {
     precise float fx = sx.position - 0.5;
@@ -122,7 +122,7 @@ bool radialParameter(vec2 pd, out float t) {
 
 vec4 layerTexel(ivec2 q) {
     if (q.x < 0 || q.y < 0 || q.x >= uLayerRect.z || q.y >= uLayerRect.w) return vec4(0.0);
-    return bytesToFloat(unormBytes(texelFetch(uLayer, q, 0)), 1);
+    return bytesToFloat(unormBytes(texelFetch(uLayer, q, 0)));
 }
 
 // The paint at device pixel p; may set coverage to 0 where a gradient draws nothing.

@@ -93,8 +93,7 @@ struct BitmapShader: Shader {
         bitmap.pixels.withUnsafeBufferPointer { px in
             @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
                 guard x >= 0, y >= 0, x < w, y < h else { return .zero }
-                let p = (y * w + x) * 4
-                return SIMD4<Float>(Float(px[p]), Float(px[p + 1]), Float(px[p + 2]), Float(px[p + 3])) * (1 / 255)
+                return unitTexel(px, at: (y * w + x) * 4)
             }
             let fy = Double(y) - Double(frame.y) - offset.y
             let iy = fy.rounded(.down), ty = Float(fy - iy)

@@ -58,10 +58,7 @@ struct ImageShader: Shader {
         let x0 = sx.clamp(Int(ix)), x1 = sx.clamp(Int(ix) + 1)
         let y0 = sy.clamp(Int(iy)), y1 = sy.clamp(Int(iy) + 1)
         let w = draw.bitmap.width
-        @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-            let p = (y * w + x) * 4
-            return SIMD4<Float>(Float(px[p]), Float(px[p + 1]), Float(px[p + 2]), Float(px[p + 3])) * (1 / 255)
-        }
+        @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> { unitTexel(px, at: (y * w + x) * 4) }
         let top = texel(x0, y0) * (1 - tx) + texel(x1, y0) * tx
         let bottom = texel(x0, y1) * (1 - tx) + texel(x1, y1) * tx
         return top * (1 - ty) + bottom * ty

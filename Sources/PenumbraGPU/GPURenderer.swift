@@ -39,7 +39,7 @@ public final class GPURenderer: Renderer {
     public var platform: String { egl.platform }
     /// The largest texture / renderbuffer side: canvases and layers beyond it are unsupported.
     public let maxTextureSize: Int
-    /// Byte-to-float lookup (256 x 2 R32F): row 0 `b / 255`, row 1 `b * (1 / 255)`.
+    /// Byte-to-float lookup (256 x 1 R32F): `b / 255` as the CPU's `unitTexel` computes it.
     private let lookup: GLuint
 
     /// The renderer's name: the GL_RENDERER string.
@@ -60,15 +60,15 @@ public final class GPURenderer: Renderer {
             throw BackendUnavailable("the GL context (\(rendererString)) lacks GL_EXT_color_buffer_float, needed for shadow planes")
         }
         programs = try ProgramCache()
-        var table = [Float](repeating: 0, count: 512)
-        for b in 0..<256 { table[b] = Float(b) / 255; table[256 + b] = Float(b) * (1 / 255) }
+        var table = [Float](repeating: 0, count: 256)
+        for b in 0..<256 { table[b] = Float(b) / 255 }
         var name: GLuint = 0
         glGenTextures(1, &name)
         glBindTexture(glEnum(GL_TEXTURE_2D), name)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         table.withUnsafeBytes {
-            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 2, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
+            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 1, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
         }
         lookup = name
         GPURenderer.assignSamplerUnits(programs)

@@ -54,3 +54,9 @@ public struct Bitmap: Hashable, Sendable {
     guard a != 0 else { return 0 }
     return UInt8(min(255, (Int(c) * 255 * 2 + Int(a)) / (2 * Int(a))))
 }
+
+/// The premultiplied RGBA8 texel at byte offset `p` as floats in 0...1: each byte divided by
+/// 255. The one byte-to-float rule of both renderers (destination reads, image and layer texels).
+@inlinable public func unitTexel(_ pixels: UnsafeBufferPointer<UInt8>, at p: Int) -> SIMD4<Float> {
+    SIMD4<Float>(Float(pixels[p]), Float(pixels[p + 1]), Float(pixels[p + 2]), Float(pixels[p + 3])) / 255
+}
