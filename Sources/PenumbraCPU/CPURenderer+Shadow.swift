@@ -18,11 +18,7 @@ extension CPUFrame {
         var row = [Float](repeating: 1, count: plane.width)
         for y in plane.y..<plane.maxY {
             let any: Bool = row.withUnsafeMutableBufferPointer { rp in
-                if let caster = plan.casterCoverage {
-                    CPUFrame.copyRow(of: caster, y: y, x0: plane.x, width: plane.width, into: rp)
-                } else {
-                    for i in 0..<plane.width { rp[i] = 1 }
-                }
+                CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, clip: nil, into: rp)
                 return rp.contains { $0 > 0 }
             }
             guard any else { continue }

@@ -132,37 +132,13 @@ struct CPUFrame {
         }
     }
 
-    /// Fills `out[0..<width]` with the coverage of row `y` from `x0`: the geometry's (1 when
-    /// there is none) times the clip's, 0 outside either mask's region.
-    private static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?, clip: CoverageMask?,
-                             into out: UnsafeMutableBufferPointer<Float>) {
-        if let coverage {
-            CPUFrame.copyRow(of: coverage, y: y, x0: x0, width: width, into: out)
-        } else {
-            for i in 0..<width { out[i] = 1 }
-        }
-        guard let clip else { return }
-        let r = clip.region
-        guard y >= r.y, y < r.maxY else { for i in 0..<width { out[i] = 0 }; return }
-        clip.values.withUnsafeBufferPointer { values in
-            let base = (y - r.y) * r.width - r.x
-            for i in 0..<width {
-                let x = x0 + i
-                out[i] = (x >= r.x && x < r.maxX) ? out[i] * values[base + x] : 0
-            }
-        }
-    }
-
-    static func copyRow(of mask: CoverageMask, y: Int, x0: Int, width: Int, into out: UnsafeMutableBufferPointer<Float>) {
-        let r = mask.region
-        guard y >= r.y, y < r.maxY else { for i in 0..<width { out[i] = 0 }; return }
-        mask.values.withUnsafeBufferPointer { values in
-            let base = (y - r.y) * r.width - r.x
-            for i in 0..<width {
-                let x = x0 + i
-                out[i] = (x >= r.x && x < r.maxX) ? values[base + x] : 0
-            }
-        }
+    /// Fills `out[0..<width]` with the coverage of row `y` from `x0`: 1 times the geometry's
+    /// (when there is one) times the clip's, 0 outside either mask's region.
+    static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?, clip: CoverageMask?,
+                            into out: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<width { out[i] = 1 }
+        coverage?.multiplyRow(y: y, x0: x0, into: out)
+        clip?.multiplyRow(y: y, x0: x0, into: out)
     }
 }
 

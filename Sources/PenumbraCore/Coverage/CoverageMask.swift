@@ -23,6 +23,20 @@ public struct CoverageMask: Sendable {
         return values[(y - region.y) * region.width + (x - region.x)]
     }
 
+    /// Multiplies `row[i]` by the coverage at (x0 + i, y), which is 0 outside the region: how
+    /// renderers combine geometry and clip a row at a time.
+    public func multiplyRow(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<Float>) {
+        let r = region, width = row.count
+        guard y >= r.y, y < r.maxY else { for i in 0..<width { row[i] = 0 }; return }
+        values.withUnsafeBufferPointer { v in
+            let base = (y - r.y) * r.width - r.x
+            for i in 0..<width {
+                let x = x0 + i
+                row[i] = (x >= r.x && x < r.maxX) ? row[i] * v[base + x] : 0
+            }
+        }
+    }
+
     /// The sum of all coverage: the covered area in square pixels.
     public var totalCoverage: Double { values.reduce(0.0) { $0 + Double($1) } }
 
