@@ -61,6 +61,22 @@ public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
 /// Reads PNG through libpng, behind a C shim that keeps setjmp/longjmp in C, and writes PNG
 /// with the shim's own parallel encoder (zlib only).
 public enum PNGCodec {
+    /// Applies `convert(channel, alpha:)` to the colour channels of every RGBA8 pixel that is
+    /// not opaque (premultiplying on the way in, un-premultiplying on the way out).
+    @inline(__always)
+    static func convertColours(_ pixels: inout [UInt8], _ convert: (UInt8, UInt8) -> UInt8) {
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = p[i + 3]
+                if a != 255 {
+                    p[i] = convert(p[i], a); p[i + 1] = convert(p[i + 1], a); p[i + 2] = convert(p[i + 2], a)
+                }
+                i += 4
+            }
+        }
+    }
+
     /// The largest width or height the decoder accepts (2^24), whatever `maxPixels` says.
     public static let maxDimension = Int(PENUMBRA_PNG_MAX_DIMENSION)
 
@@ -81,18 +97,7 @@ public enum PNGCodec {
     public static func decode(_ data: [UInt8], maxPixels: Int = 100_000_000) throws -> Bitmap {
         let straight = try decodeStraight(data, maxPixels: maxPixels)
         var pixels = straight.pixels
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                let a = p[i + 3]
-                if a != 255 {
-                    p[i] = premultiply(p[i], alpha: a)
-                    p[i + 1] = premultiply(p[i + 1], alpha: a)
-                    p[i + 2] = premultiply(p[i + 2], alpha: a)
-                }
-                i += 4
-            }
-        }
+        convertColours(&pixels, premultiply)
         return Bitmap(width: straight.width, height: straight.height, pixels: pixels)
     }
 
@@ -149,18 +154,7 @@ public enum PNGCodec {
                                       hasAlpha: false, compressionLevel: compressionLevel, filter: filter, threads: threads)
         }
         var straight = bitmap.pixels
-        straight.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                let a = p[i + 3]
-                if a != 255 {
-                    p[i] = unpremultiply(p[i], alpha: a)
-                    p[i + 1] = unpremultiply(p[i + 1], alpha: a)
-                    p[i + 2] = unpremultiply(p[i + 2], alpha: a)
-                }
-                i += 4
-            }
-        }
+        convertColours(&straight, unpremultiply)
         return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
                                   hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: threads)
     }
