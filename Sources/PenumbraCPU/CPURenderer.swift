@@ -89,44 +89,39 @@ struct CPUFrame {
     mutating func clipMask(_ index: Int) -> CoverageMask {
         if let m = clipMasks[index] { return m }
         let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
-            ?? CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
+            ?? .empty
         clipMasks[index] = mask
         return mask
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.
-    /// Works a row at a time: the coverage row is the geometry row times the clip row, the
-    /// shader runs only between the first and last covered pixel, and the blend mode's row
+    /// Works a row at a time, rows split in bands over the cores: without a clip, each span of
+    /// the geometry's sparse coverage is composited as it is (a constant span of a solid paint
+    /// in one call); with a clip, the row's coverage is 1 x geometry x clip, densely, and the
+    /// shader runs only between its first and last covered pixel. The blend mode's row
     /// compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
                             offset: Point, alpha: Float, mode: BlendMode) {
-        let width = region.width, frame = target.frame
-        let solid = (shader as? SolidShader).map { $0.color * alpha }
-        var colors = [SIMD4<Float>](repeating: .zero, count: width)
-        var rowCoverage = [Float](repeating: 0, count: width)
+        let frame = target.frame
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
-            colors.withUnsafeMutableBufferPointer { colors in
-                rowCoverage.withUnsafeMutableBufferPointer { cov in
-                    for y in region.y..<region.maxY {
-                        CPUFrame.coverageRow(y: y, x0: region.x, width: width, coverage: coverage, clip: clip, into: cov)
-                        var lo = 0, hi = width
-                        while lo < hi && cov[lo] == 0 { lo += 1 }
-                        guard lo < hi else { continue }
-                        while cov[hi - 1] == 0 { hi -= 1 }
-                        let count = hi - lo
-                        let rowStart = ((y - frame.y) * frame.width + region.x + lo - frame.x) * 4
-                        let destination = UnsafeMutableBufferPointer(rebasing: px[rowStart..<(rowStart + count * 4)])
-                        let coverageSpan = UnsafeBufferPointer(rebasing: cov[lo..<hi])
-                        if let solid {
-                            mode.blendRow(source: solid, coverage: coverageSpan, destination: destination)
-                        } else {
-                            shader.shade(y: y, x0: region.x + lo, count: count, offset: offset,
-                                         colors: colors.baseAddress! + lo, coverage: cov.baseAddress! + lo)
-                            if alpha != 1 { for i in lo..<hi { colors[i] *= alpha } }
-                            mode.blendRow(sources: UnsafeBufferPointer(rebasing: colors[lo..<hi]),
-                                          coverage: coverageSpan, destination: destination)
+            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, offset: offset, alpha: alpha, mode: mode)
+            RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
+                var scratch = SpanCompositor.Scratch(width: region.width)
+                for y in rows {
+                    if clip == nil, let coverage {
+                        coverage.forEachSpan(inRow: y, from: region.x, to: region.maxX) { x, count, values, constant in
+                            pixels.composite(y: y, x: x, count: count, coverage: values, constant: constant, &scratch)
                         }
+                        continue
                     }
+                    let cov = scratch.coverage
+                    CPUFrame.coverageRow(y: y, x0: region.x, width: region.width, coverage: coverage, clip: clip,
+                                         into: UnsafeMutableBufferPointer(start: cov, count: region.width))
+                    var lo = 0, hi = region.width
+                    while lo < hi && cov[lo] == 0 { lo += 1 }
+                    guard lo < hi else { continue }
+                    while cov[hi - 1] == 0 { hi -= 1 }
+                    pixels.composite(y: y, x: region.x + lo, count: hi - lo, coverage: cov + lo, constant: 0, &scratch)
                 }
             }
         }
@@ -146,10 +141,9 @@ extension Bitmap {
     /// Fills every pixel with the colour, premultiplied and rounded (halves up).
     mutating func fill(with color: Color) {
         let p = color.premultiplied
-        let v: [UInt8] = (0..<4).map { UInt8(roundHalfUp(min(1, max(0, p[$0])) * 255)) }
-        pixels.withUnsafeMutableBufferPointer { px in
-            var i = 0
-            while i < px.count { px[i] = v[0]; px[i + 1] = v[1]; px[i + 2] = v[2]; px[i + 3] = v[3]; i += 4 }
+        let bytes = SIMD4<UInt8>((0..<4).map { UInt8(roundHalfUp(min(1, max(0, p[$0])) * 255)) })
+        pixels.withUnsafeMutableBytes { raw in
+            raw.withMemoryRebound(to: SIMD4<UInt8>.self) { $0.update(repeating: bytes) }
         }
     }
 }

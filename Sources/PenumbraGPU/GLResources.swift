@@ -75,7 +75,7 @@ final class GLResourcePool {
     }
 
     /// A coverage mask as an R32F texture on the device grid.
-    func mask(_ mask: CoverageMask) throws -> GLTexture { try floatTexture(mask.values, rect: mask.region) }
+    func mask(_ mask: CoverageMask) throws -> GLTexture { try floatTexture(mask.denseValues(), rect: mask.region) }
 
     /// An RGBA32F texture of `width x rows` colours (gradient stops).
     func colorTexture(_ values: [SIMD4<Float>], width: Int, rows: Int) -> GLuint {

@@ -89,7 +89,7 @@ final class GPUFrame {
     func clipMask(_ index: Int) throws -> GPUClip {
         if let c = clips[index] { return c }
         let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
-            ?? CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
+            ?? .empty
         let clip = GPUClip(mask: mask, texture: try pool.mask(mask))
         clips[index] = clip
         return clip

@@ -28,13 +28,14 @@ final class RasterizerIdentityTests: XCTestCase {
 
     private func assertIdentical(_ shape: DeviceShape, _ region: PixelRect, _ label: String,
                                  file: StaticString = #filePath, line: UInt = #line) {
-        let expected = referenceCoverage(of: shape, in: region)
-        let actual = Rasterizer.coverage(of: shape, in: region)
-        XCTAssertEqual(actual.region, expected.region, label, file: file, line: line)
-        XCTAssertEqual(actual.values.count, expected.values.count, label, file: file, line: line)
+        let expectedMask = referenceCoverage(of: shape, in: region)
+        let actualMask = Rasterizer.coverage(of: shape, in: region)
+        XCTAssertEqual(actualMask.region, expectedMask.region, label, file: file, line: line)
+        let expected = expectedMask.denseValues(), actual = actualMask.denseValues()
+        XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
         // Bit patterns, so that -0 against +0 or differing NaNs would also fail.
-        let mismatch = actual.values.indices.first { i in
-            i >= expected.values.count || actual.values[i].bitPattern != expected.values[i].bitPattern
+        let mismatch = actual.indices.first { i in
+            i >= expected.count || actual[i].bitPattern != expected[i].bitPattern
         }
         XCTAssertNil(mismatch, "\(label): first differing value at index \(mismatch ?? -1)", file: file, line: line)
     }
@@ -80,16 +81,39 @@ final class RasterizerIdentityTests: XCTestCase {
         }
     }
 
+    /// Regions wider than one word of touched-block bits (64 blocks of 16 cells), with shapes
+    /// scaled up so edges land in every word, long horizontal edges spanning many blocks, and
+    /// stroked rings whose insides are runs of zero between touched blocks.
+    func testWideRegionsMatch() {
+        var rng = SplitMix64(seed: 0x00D1_DE5)
+        for i in 0..<40 {
+            let base = randomShape(&rng)
+            let k = rng.double(in: 4...12)
+            let scaled = DeviceShape(contours: base.contours.map { $0.map { Point($0.x * k, $0.y * k) } }, rule: base.rule)
+            let region = PixelRect(x: Int(rng.next() % 81) - 40, y: Int(rng.next() % 41) - 20,
+                                   width: Int(rng.next() % 1400) + 1000, height: Int(rng.next() % 60) + 1)
+            assertIdentical(scaled, PixelRect(x: region.x, y: region.y + Int(rng.next() % 600), width: region.width,
+                                              height: region.height), "wide \(i)")
+        }
+        var ring = Path()
+        ring.addEllipse(in: Rect(x: 3.3, y: 2.7, width: 1180, height: 640))
+        ring.addEllipse(in: Rect(x: 13.3, y: 12.7, width: 1160, height: 620))
+        let contours = ring.flattened(transform: .identity).map(\.points)
+        for rule in [FillRule.nonzero, .evenOdd] {
+            assertIdentical(DeviceShape(contours: contours, rule: rule), PixelRect(x: 0, y: 0, width: 1190, height: 650), "ring \(rule)")
+        }
+    }
+
     func testConcurrentCallsMatch() {
         var rng = SplitMix64(seed: 7)
         let shapes = (0..<32).map { _ in randomShape(&rng) }
         let region = PixelRect(x: -10, y: -10, width: 120, height: 120)
-        let expected = shapes.map { referenceCoverage(of: $0, in: region).values }
+        let expected = shapes.map { referenceCoverage(of: $0, in: region).denseValues() }
         let results = UnsafeMutableBufferPointer<[Float]>.allocate(capacity: shapes.count)
         results.initialize(repeating: [])
         defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: shapes.count) { i in
-            results[i] = Rasterizer.coverage(of: shapes[i], in: region).values
+            results[i] = Rasterizer.coverage(of: shapes[i], in: region).denseValues()
         }
         for i in shapes.indices {
             XCTAssertEqual(results[i].map(\.bitPattern), expected[i].map(\.bitPattern), "shape \(i)")

@@ -21,7 +21,39 @@ extension BlendMode {
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
         if source.w <= 0, preservesDestinationWhereSourceIsClear { return }
-        dispatchRow(ConstantRowSource(color: source), coverage: coverage, destination: destination)
+        guard let base = coverage.baseAddress else { return }
+        dispatchRow(ConstantRowSource(color: source), BufferCoverage(base: base), coverage.count, destination)
+    }
+
+    /// Composites a constant premultiplied `source` into `count` pixels of a row of 8-bit
+    /// premultiplied RGBA pixels, all with the same `coverage` (the inside of a shape).
+    ///
+    /// Where the result cannot depend on the destination (full coverage of an opaque source in
+    /// normal mode, or full coverage in copy mode) the pixels are simply filled with the
+    /// source's bytes, which is what the blend formula gives there, bit for bit.
+    public func blendRow(source: SIMD4<Float>, coverage: Float, count: Int,
+                         destination: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(destination.count >= count * 4, "destination row is shorter than the span")
+        guard count > 0, coverage > 0, let pixels = destination.baseAddress else { return }
+        if source.w <= 0, preservesDestinationWhereSourceIsClear { return }
+        if coverage >= 1, self == .copy || (self == .normal && source.w == 1) {
+            // s + d * (1 - 1) is s exactly for any finite d; copy is s by definition.
+            let bytes = storedBytes(BlendKernel.validPremultiplied(source))
+            UnsafeMutableRawPointer(pixels).withMemoryRebound(to: SIMD4<UInt8>.self, capacity: count) {
+                $0.update(repeating: bytes, count: count)
+            }
+            return
+        }
+        dispatchRow(ConstantRowSource(color: source), ConstantCoverage(value: coverage), count, destination)
+    }
+
+    /// Composites one premultiplied source colour per pixel into `count` pixels of a row, all
+    /// with the same `coverage`.
+    public func blendRow(sources: UnsafeBufferPointer<SIMD4<Float>>, coverage: Float,
+                         destination: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(destination.count >= sources.count * 4, "destination row is shorter than the sources")
+        guard let base = sources.baseAddress, coverage > 0 else { return }
+        dispatchRow(BufferRowSource(base: base), ConstantCoverage(value: coverage), sources.count, destination)
     }
 
     /// Composites one premultiplied source colour per pixel (`sources[i]` over pixel `i`)
@@ -33,15 +65,15 @@ extension BlendMode {
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(sources.count == coverage.count, "one source colour per coverage value")
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
-        guard let base = sources.baseAddress else { return }
-        dispatchRow(BufferRowSource(base: base), coverage: coverage, destination: destination)
+        guard let base = sources.baseAddress, let coverageBase = coverage.baseAddress else { return }
+        dispatchRow(BufferRowSource(base: base), BufferCoverage(base: coverageBase), coverage.count, destination)
     }
 
     /// Switches once on the mode to the row loop specialised for its kernel.
-    private func dispatchRow<Source: RowSource>(_ source: Source, coverage: UnsafeBufferPointer<Float>,
-                                                destination: UnsafeMutableBufferPointer<UInt8>) {
-        let count = coverage.count
-        guard count > 0, let pixels = destination.baseAddress, let coverage = coverage.baseAddress else { return }
+    private func dispatchRow<Source: RowSource, Coverage: RowCoverage>(
+        _ source: Source, _ coverage: Coverage, _ count: Int, _ destination: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        guard count > 0, let pixels = destination.baseAddress else { return }
         let skipClear = preservesDestinationWhereSourceIsClear
         switch self {
         case .normal: compositeRow(NormalKernel.self, source, count, coverage, pixels, skipClear)
@@ -93,6 +125,21 @@ private struct BufferRowSource: RowSource {
     @inline(__always) func color(at index: Int) -> Color4 { base[index] }
 }
 
+/// Where the row's coverage comes from.
+private protocol RowCoverage { func coverage(at index: Int) -> Float }
+
+/// One coverage per pixel (edges).
+private struct BufferCoverage: RowCoverage {
+    let base: UnsafePointer<Float>
+    @inline(__always) func coverage(at index: Int) -> Float { base[index] }
+}
+
+/// One coverage for the whole run (the inside of a shape).
+private struct ConstantCoverage: RowCoverage {
+    let value: Float
+    @inline(__always) func coverage(at index: Int) -> Float { value }
+}
+
 /// A blend formula as a type, so that the row loop specialises on it.
 private protocol RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 }
 
@@ -128,13 +175,13 @@ private enum PlusLighterKernel: RowKernel { static func blend(_ s: Color4, _ d: 
 /// The row loop for one kernel and one source kind: read, blend, mix by coverage,
 /// clamp, round, store. Per pixel exactly `composite(source:destination:coverage:mode:)`.
 @inline(__always)
-private func compositeRow<Kernel: RowKernel, Source: RowSource>(
-    _ kernel: Kernel.Type, _ source: Source, _ count: Int, _ coverage: UnsafePointer<Float>,
+private func compositeRow<Kernel: RowKernel, Source: RowSource, Coverage: RowCoverage>(
+    _ kernel: Kernel.Type, _ source: Source, _ count: Int, _ coverage: Coverage,
     _ pixels: UnsafeMutablePointer<UInt8>, _ skipClearSource: Bool
 ) {
     let raw = UnsafeMutableRawPointer(pixels)
     for i in 0..<count {
-        let t = coverage[i]
+        let t = coverage.coverage(at: i)
         if !(t > 0) { continue }
         let s = source.color(at: i)
         if skipClearSource, s.w <= 0 { continue }

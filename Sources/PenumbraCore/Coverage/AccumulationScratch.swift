@@ -5,10 +5,11 @@
 // shape). A scratch is instead kept in a small pool and handed to one call
 // at a time, under one invariant: between uses every cell is zero (+0 or
 // -0; a signed zero is harmless because the first nonzero addend replaces it
-// exactly and the resolve reads any zero cell as "no change"). The resolve
-// pass zeroes each nonzero cell it reads and clears the few cells past a
-// row's last resolved one, so restoring the invariant costs only the
-// touched cells. Per-row touched ranges are reset per call (one Int per row).
+// exactly and the resolve reads any zero cell as "no change"). Beside the
+// cells, one bit per block of `blockWidth` cells marks the blocks an edge
+// touched; the bits are zero between uses too. The resolve pass visits only
+// marked blocks, zeroing their cells and their bits, so restoring the
+// invariant costs only the touched blocks.
 //
 // The pool is guarded by a lock, so concurrent renders each get their own
 // scratch (a new one when the pool is empty); very large scratches are
@@ -16,38 +17,42 @@
 
 import Foundation
 
-/// Zeroed cell memory and per-row touched ranges for one rasterization at a time.
+/// Zeroed cell memory and touched-block bits for one rasterization at a time.
 final class AccumulationScratch {
     /// The cells; every one is zero (+0 or -0) whenever the scratch is not in use.
     private(set) var cells: UnsafeMutablePointer<Float>
     private(set) var cellCapacity: Int
-    /// Per row, the first and one past the last touched cell.
-    private(set) var touchedStart: UnsafeMutablePointer<Int>
-    private(set) var touchedEnd: UnsafeMutablePointer<Int>
-    private(set) var rowCapacity: Int
+    /// One bit per block of `blockWidth` cells that an edge touched; all zero when not in use.
+    private(set) var touchedBlocks: UnsafeMutablePointer<UInt64>
+    private(set) var wordCapacity: Int
+
+    /// Cells per touched-block bit.
+    static let blockWidth = 8
 
     init() {
-        cellCapacity = 0; rowCapacity = 0
+        cellCapacity = 0; wordCapacity = 0
         cells = .allocate(capacity: 0)
-        touchedStart = .allocate(capacity: 0); touchedEnd = .allocate(capacity: 0)
+        touchedBlocks = .allocate(capacity: 0)
     }
 
     deinit {
-        cells.deallocate(); touchedStart.deallocate(); touchedEnd.deallocate()
+        cells.deallocate(); touchedBlocks.deallocate()
     }
 
-    /// Makes room for `cellCount` cells and `rows` rows (contents of the cells stay zero).
-    func reserve(cells cellCount: Int, rows: Int) {
+    /// Makes room for `cellCount` cells and `wordCount` words of touched-block bits (contents stay
+    /// zero).
+    func reserve(cells cellCount: Int, words wordCount: Int) {
         if cellCount > cellCapacity {
             cells.deallocate()
             cells = .allocate(capacity: cellCount)
             cells.initialize(repeating: 0, count: cellCount)
             cellCapacity = cellCount
         }
-        if rows > rowCapacity {
-            touchedStart.deallocate(); touchedEnd.deallocate()
-            touchedStart = .allocate(capacity: rows); touchedEnd = .allocate(capacity: rows)
-            rowCapacity = rows
+        if wordCount > wordCapacity {
+            touchedBlocks.deallocate()
+            touchedBlocks = .allocate(capacity: wordCount)
+            touchedBlocks.initialize(repeating: 0, count: wordCount)
+            wordCapacity = wordCount
         }
     }
 

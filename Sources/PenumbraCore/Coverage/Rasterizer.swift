@@ -17,12 +17,14 @@
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped
-// without temporary arrays, the output is written exactly once (zeros before
-// a row's first touched cell, the prefix sums, then the row's final value),
-// and coverage is recomputed only where a cell is nonzero (elsewhere the sum
-// keeps its magnitude, so its coverage is unchanged). Every arithmetic
-// expression is the one of the original, in the same order: the results are
-// bit-identical, which RasterizerIdentityTests checks against a copy of it.
+// without temporary arrays, and each edge marks the blocks of 16 cells it
+// touches. The resolve visits only marked blocks: between them the prefix
+// sum is constant, so the coverage is too, and the mask (CoverageMask, rows
+// of spans) stores such a run as one constant span, or nothing when it is 0.
+// A stroked circle thus costs its edges, not its bounding box. Every
+// arithmetic expression is the one of the original dense resolve, in the
+// same order: the results are bit-identical, which RasterizerIdentityTests
+// checks against a copy of it.
 
 
 /// Computes anti-aliased coverage masks of device shapes.
@@ -30,7 +32,7 @@ public enum Rasterizer {
     /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
     public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
-        let values = AccumulationScratch.withScratch { scratch -> [Float] in
+        return AccumulationScratch.withScratch { scratch -> CoverageMask in
             var acc = Accumulator(width: region.width, height: region.height, scratch: scratch)
             let ox = Double(region.x), oy = Double(region.y)
             for contour in shape.contours where contour.count >= 2 {
@@ -40,9 +42,8 @@ public enum Rasterizer {
                     prev = p
                 }
             }
-            return acc.resolveAndClear(rule: shape.rule)
+            return acc.resolveAndClear(rule: shape.rule, origin: region)
         }
-        return CoverageMask(region: region, values: values)
     }
 
     /// The pixel region a shape can touch, within `bounds` (nil when it touches none).
@@ -53,24 +54,35 @@ public enum Rasterizer {
     }
 }
 
-/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row, in a
-/// borrowed scratch whose cells are zero on entry and again after `resolveAndClear`.
+/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row, and one bit
+/// per touched block of cells, in a borrowed scratch whose cells and bits are zero on entry and
+/// again after `resolveAndClear`.
 struct Accumulator {
     let width: Int
     let height: Int
     let stride: Int
     let cells: UnsafeMutablePointer<Float>
-    /// Per row, the first and one past the last cell any edge touched (first > last: none).
-    let touchedStart: UnsafeMutablePointer<Int>
-    let touchedEnd: UnsafeMutablePointer<Int>
+    /// Per row, `wordsPerRow` words of bits, one per block of `blockShift`-aligned cells.
+    let touched: UnsafeMutablePointer<UInt64>
+    let wordsPerRow: Int
+    static let blockShift = AccumulationScratch.blockWidth.trailingZeroBitCount
 
     init(width: Int, height: Int, scratch: AccumulationScratch) {
         self.width = width; self.height = height; stride = width + 2
-        scratch.reserve(cells: stride * height, rows: height)
+        let blocks = (stride + AccumulationScratch.blockWidth - 1) >> Accumulator.blockShift
+        wordsPerRow = (blocks + 63) >> 6
+        scratch.reserve(cells: stride * height, words: wordsPerRow * height)
         cells = scratch.cells
-        touchedStart = scratch.touchedStart; touchedEnd = scratch.touchedEnd
-        touchedStart.initialize(repeating: Int.max, count: height)
-        touchedEnd.initialize(repeating: 0, count: height)
+        touched = scratch.touchedBlocks
+    }
+
+    /// Marks the blocks holding cells `first...last` of `row` as touched.
+    @inline(__always)
+    private func markTouched(row: Int, first: Int, last: Int) {
+        let words = touched + row * wordsPerRow
+        for block in (first >> Accumulator.blockShift)...(last >> Accumulator.blockShift) {
+            words[block >> 6] |= 1 << UInt64(block & 63)
+        }
     }
 
     /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
@@ -139,8 +151,7 @@ struct Accumulator {
             let x0i = Int(x0floor)
             let x1ceil = x1.rounded(.up)
             let x1i = Int(x1ceil)
-            touchedStart[row] = min(touchedStart[row], x0i)
-            touchedEnd[row] = max(touchedEnd[row], max(x1i, x0i + 1) + 1)
+            markTouched(row: row, first: x0i, last: max(x1i, x0i + 1))
             if x1i <= x0i + 1 {
                 let xmf = 0.5 * (x + xnext) - x0floor
                 a[x0i] += Float(d - d * xmf)
@@ -170,11 +181,13 @@ struct Accumulator {
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule, zeroing every nonzero cell it
-    /// touched (the scratch's invariant). Cells before a row's first touched cell are zero; after its
-    /// last one the sum is constant, so the rest of the row is filled with one value. Each
-    /// output value is written once.
-    func resolveAndClear(rule: FillRule) -> [Float] {
+    /// Prefix-sums each row into coverage under the fill rule, as spans of the mask over `origin`
+    /// (the region, whose size is this accumulator's), zeroing every touched block's cells and
+    /// bits (the scratch's invariant). A touched block inside the row becomes an explicit span,
+    /// less its leading values equal to the coverage before it and its trailing values equal to
+    /// the coverage after it; those join the constant runs between blocks, which become constant
+    /// spans when they are not zero. Cells at or past `width` are cleared but never summed.
+    func resolveAndClear(rule: FillRule, origin: PixelRect) -> CoverageMask {
         let evenOdd = rule == .evenOdd
         @inline(__always) func coverage(_ sum: Float) -> Float {
             var c = abs(sum)
@@ -188,37 +201,55 @@ struct Accumulator {
             if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
             return c
         }
-        let (width, height, stride) = (self.width, self.height, self.stride)
-        return [Float](unsafeUninitializedCapacity: width * height) { out, initialized in
-            let o = out.baseAddress!
-            for row in 0..<height {
-                let a = cells + row * stride, orow = o + row * width
-                let touchedFirst = touchedStart[row], touchedLast = touchedEnd[row]
-                let first = min(touchedFirst, width), last = min(width, touchedLast)
-                guard first < last else {
-                    orow.initialize(repeating: 0, count: width)
-                    if touchedFirst < touchedLast {
-                        (a + touchedFirst).update(repeating: 0, count: touchedLast - touchedFirst)
+        let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
+        var builder = CoverageMask.Builder(region: origin)
+        let block = UnsafeMutablePointer<Float>.allocate(capacity: blockWidth)
+        defer { block.deallocate() }
+        for row in 0..<height {
+            let a = cells + row * stride, words = touched + row * wordsPerRow
+            var sum: Float = 0, c: Float = 0
+            var next = 0  // the first column not yet in a span; coverage is c from there on
+            for w in 0..<wordsPerRow {
+                var bits = words[w]
+                words[w] = 0
+                while bits != 0 {
+                    let start = (w << 6 | bits.trailingZeroBitCount) << Accumulator.blockShift
+                    bits &= bits - 1
+                    let end = min(start + blockWidth, width)
+                    if start < width {
+                        let before = c
+                        for x in start..<end {
+                            let cell = a[x]
+                            // Adding a zero leaves |sum|, hence the coverage, unchanged.
+                            if cell != 0 {
+                                sum += cell
+                                c = coverage(sum)
+                                a[x] = 0
+                            }
+                            block[x - start] = c
+                        }
+                        // Values equal to the coverage before the block extend the run before
+                        // it; values equal to the coverage after it start the run after it.
+                        var first = 0, last = end - start
+                        while first < last && block[first] == before { first += 1 }
+                        while last > first && block[last - 1] == c { last -= 1 }
+                        if first < last || before != c {
+                            if start + first > next && before != 0 {
+                                builder.addConstantSpan(x: origin.x + next, count: start + first - next, value: before)
+                            }
+                            if first < last {
+                                builder.addExplicitSpan(x: origin.x + start + first, values: block + first, count: last - first)
+                            }
+                            next = start + last
+                        }
                     }
-                    continue
+                    let clearFrom = max(start, width), clearTo = min(start + blockWidth, stride)
+                    if clearFrom < clearTo { (a + clearFrom).update(repeating: 0, count: clearTo - clearFrom) }
                 }
-                orow.initialize(repeating: 0, count: first)
-                var sum: Float = 0
-                var c: Float = 0
-                for x in first..<last {
-                    let cell = a[x]
-                    // Adding a zero leaves |sum|, hence the coverage, unchanged.
-                    if cell != 0 {
-                        sum += cell
-                        c = coverage(sum)
-                        a[x] = 0
-                    }
-                    (orow + x).initialize(to: c)
-                }
-                if last < touchedLast { (a + last).update(repeating: 0, count: touchedLast - last) }
-                (orow + last).initialize(repeating: coverage(sum), count: width - last)
             }
-            initialized = width * height
+            if next < width && c != 0 { builder.addConstantSpan(x: origin.x + next, count: width - next, value: c) }
+            builder.endRow()
         }
+        return builder.finish()
     }
 }
