@@ -33,31 +33,33 @@ struct RenderTarget {
     init(frame: PixelRect) { self.frame = frame; bitmap = Bitmap(width: frame.width, height: frame.height) }
 }
 
-/// The state of one render: the current target, the layers below it, cached clip masks.
+/// The state of one render: the current target, the layers below it, and the draws' plans,
+/// computed ahead on another core (PlanAhead).
 struct CPUFrame {
     let list: DisplayList
     var target: RenderTarget
     private var layers: [(target: RenderTarget, state: CompositeState)] = []
-    private var clipMasks: [Int: CoverageMask] = [:]
+    private let plans: PlanAhead
 
     init(list: DisplayList) {
         self.list = list
         target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height))
         if let bg = list.background { target.bitmap.fill(with: bg) }
+        plans = PlanAhead(list)
     }
 
     mutating func run() {
         for command in list.commands {
             switch command {
-            case .fill(let shape, let color, let state):
-                draw(.shape(shape), SolidShader(color), state)
+            case .fill(_, let color, let state):
+                draw(SolidShader(color), state)
             case .image(let image, let state):
-                draw(.shape(ImageShader.coverageShape(of: image)), ImageShader(image), state)
+                draw(ImageShader(image), state)
             case .gradient(let gradient, let state):
-                draw(.clipArea(state.clip), GradientShader(gradient), state)
+                draw(GradientShader(gradient), state)
             case .beginLayer(let state):
                 layers.append((target, state))
-                target = RenderTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)))
+                target = RenderTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame))
             case .endLayer:
                 endLayer()
             }
@@ -69,29 +71,18 @@ struct CPUFrame {
         guard let (below, state) = layers.popLast() else { return }
         let layer = target
         target = below
-        draw(.plane, BitmapShader(bitmap: layer.bitmap, frame: layer.frame), state)
+        draw(BitmapShader(bitmap: layer.bitmap, frame: layer.frame), state)
     }
 
-    /// Draws one op: its shadow first, then the op itself, each as the shared plan says.
-    mutating func draw(_ geometry: DrawGeometry, _ shader: Shader, _ state: CompositeState) {
-        let clip = state.clip.map { clipMask($0) }
-        if let shadow = state.shadow,
-           let plan = ShadowPlan(shadow: shadow, geometry: geometry, frame: target.frame, clips: list.clips, clipRegion: clip?.region) {
-            drawShadow(plan, shadow.color, shader, state, clip: clip)
+    /// Draws the next planned op: its shadow first, then the op itself, each as the plan says.
+    mutating func draw(_ shader: Shader, _ state: CompositeState) {
+        guard let planned = plans.next() else { preconditionFailure("the planner ran out of draws") }
+        if let shadow = state.shadow, let plan = planned.shadow {
+            drawShadow(plan, shadow.color, shader, state, clip: planned.clip)
         }
-        guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.region) else { return }
-        composite(region: plan.region, coverage: plan.coverage, clip: clip, shader: shader, offset: .zero,
+        guard let plan = planned.op else { return }
+        composite(region: plan.region, coverage: plan.coverage, clip: planned.clip, shader: shader, offset: .zero,
                   alpha: Float(state.alpha), mode: state.blendMode)
-    }
-
-    /// The clip's coverage over the current target's frame (zero outside its region), cached per
-    /// clip node. Clip nodes never span a layer boundary, so one frame serves each node.
-    mutating func clipMask(_ index: Int) -> CoverageMask {
-        if let m = clipMasks[index] { return m }
-        let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
-            ?? .empty
-        clipMasks[index] = mask
-        return mask
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.

@@ -1,0 +1,71 @@
+import XCTest
+@testable import PenumbraCore
+
+/// The planner walks draws in renderer order; PlanAhead hands out the same plans from another thread.
+final class DrawPlannerTests: XCTestCase {
+    /// Many shapes, a clip, shadows, nested layers and one layer left open at the end.
+    private func list() throws -> DisplayList {
+        var ops: [String] = [#"{"op": "setShadow", "offset": [4, 6], "blur": 6, "color": [0, 0, 0, 0.5]}"#]
+        for i in 0..<12 {
+            ops.append(#"{"op": "fill", "path": {"ellipse": [\#(i * 7), \#(i * 5), 40, 30]}}"#)
+        }
+        ops += [#"{"op": "save"}"#, #"{"op": "clip", "path": {"rect": [10, 10, 80, 60]}}"#,
+                #"{"op": "setAlpha", "alpha": 0.5}"#, #"{"op": "beginLayer"}"#, #"{"op": "fill", "path": {"rect": [0, 0, 200, 200]}}"#,
+                #"{"op": "beginLayer"}"#, #"{"op": "stroke", "path": {"ellipse": [20, 20, 50, 50]}}"#,
+                #"{"op": "endLayer"}"#, #"{"op": "endLayer"}"#, #"{"op": "restore"}"#]
+        let json = #"{"format": "penumbra-scene", "version": 1, "size": [120, 90], "ops": [\#(ops.joined(separator: ","))]}"#
+        var list = try Scene.decode(Array(json.utf8), baseDirectory: "/nonexistent").displayList()
+        // Scenes close their layers; a display list built in code may leave the last one open.
+        guard case .fill(let shape, let color, var state) = list.commands[1] else { throw XCTSkip("unexpected fixture") }
+        state.shadow = nil
+        list.commands += [.beginLayer(state), .fill(shape, color, state)]
+        return list
+    }
+
+    private func summary(_ draw: PlannedDraw) -> [String] {
+        func mask(_ m: CoverageMask?) -> String { m.map { "\($0.region) \($0.denseValues().map(\.bitPattern).hashValue)" } ?? "-" }
+        return [mask(draw.clip), draw.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
+                draw.shadow.map { "\($0.plane) \($0.compositeRegion) \(mask($0.casterCoverage))" } ?? "-"]
+    }
+
+    func testOneDrawPerDrawingCommandAndLayerEnd() throws {
+        let list = try list()
+        var planner = DrawPlanner(list)
+        var count = 0
+        while planner.next() != nil { count += 1 }
+        let draws = list.commands.filter { if case .beginLayer = $0 { return false } else { return true } }.count
+        let layers = list.commands.filter { if case .beginLayer = $0 { return true } else { return false } }.count
+        let ends = list.commands.filter { if case .endLayer = $0 { return true } else { return false } }.count
+        XCTAssertEqual(layers - ends, 1, "the fixture leaves one layer open")
+        XCTAssertEqual(count, draws + 1, "every drawing command, every endLayer, and the layer left open")
+        XCTAssertNil(planner.next())
+    }
+
+    func testPlanningAheadGivesTheInlinePlansInOrder() throws {
+        let list = try list()
+        XCTAssertGreaterThanOrEqual(list.commands.count, PlanAhead.minimumCommands, "long enough to plan on a thread")
+        var planner = DrawPlanner(list)
+        var expected: [[String]] = []
+        while let draw = planner.next() { expected.append(summary(draw)) }
+        XCTAssertTrue(expected.contains { $0[2] != "-" }, "the fixture has shadows")
+        XCTAssertTrue(expected.contains { $0[0] != "-" }, "the fixture has a clip")
+        for depth in [1, 3, 16] {
+            let ahead = PlanAhead(list, depth: depth)
+            var actual: [[String]] = []
+            while let draw = ahead.next() { actual.append(summary(draw)) }
+            XCTAssertEqual(actual, expected, "depth \(depth)")
+            XCTAssertNil(ahead.next(), "stays at the end")
+        }
+    }
+
+    /// A consumer that stops early (a renderer that failed) must not leave the planner blocked.
+    func testDroppingThePlanAheadEarlyStopsThePlanner() throws {
+        let list = try list()
+        for taken in [0, 1, 5] {
+            var ahead: PlanAhead? = PlanAhead(list, depth: 2)
+            for _ in 0..<taken { XCTAssertNotNil(ahead?.next()) }
+            ahead = nil  // deinit waits for the planning thread; a hang here fails the test by timeout
+            XCTAssertNil(ahead)
+        }
+    }
+}
