@@ -17,17 +17,27 @@
 public struct CoverageMask: Sendable {
     /// A run of pixels of one row with nonzero coverage.
     public struct Span: Sendable, Equatable {
-        /// The first pixel's column (device x).
-        public var x: Int
-        /// How many pixels the span covers (at least 1).
-        public var count: Int
-        /// Index in the mask's value storage of the first pixel's coverage, or -1 when every
-        /// pixel of the span has `constant`.
-        var valueStart: Int
+        // 16 bytes: columns, counts and storage indices fit 32 bits (a mask has at most
+        // 100 megapixels; coordinates are saturated to 2^30).
+        private var x32: Int32, count32: Int32, valueStart32: Int32
         /// The coverage of every pixel of a constant span (unused for explicit spans).
         public var constant: Float
+
+        init(x: Int, count: Int, valueStart: Int, constant: Float) {
+            x32 = Int32(x); count32 = Int32(count); valueStart32 = Int32(valueStart); self.constant = constant
+        }
+        /// The first pixel's column (device x).
+        public var x: Int { Int(x32) }
+        /// How many pixels the span covers (at least 1).
+        public var count: Int {
+            get { Int(count32) }
+            set { count32 = Int32(newValue) }
+        }
+        /// Index in the mask's value storage of the first pixel's coverage, or -1 when every
+        /// pixel of the span has `constant`.
+        var valueStart: Int { Int(valueStart32) }
         /// Whether every pixel of the span has the same coverage, `constant`.
-        public var isConstant: Bool { valueStart < 0 }
+        public var isConstant: Bool { valueStart32 < 0 }
     }
 
     public let region: PixelRect
@@ -42,31 +52,33 @@ public struct CoverageMask: Sendable {
         self.region = region; self.rowStarts = rowStarts; self.spans = spans; self.storage = storage
     }
 
-    /// A mask from dense row-major values over `region` (every value in 0...1).
+    /// A mask from dense row-major values over `region` (every value in 0...1). The values are
+    /// kept as they are; each row becomes one explicit span over its nonzero range.
     public init(region: PixelRect, values: [Float]) {
         precondition(values.count == region.area)
-        var builder = Builder(region: region, storage: values)
+        var rowStarts = [0], spans: [Span] = []
+        rowStarts.reserveCapacity(region.height + 1)
         values.withUnsafeBufferPointer { v in
             for row in 0..<region.height {
                 let base = row * region.width
                 var first = 0, last = region.width
                 while first < last && v[base + first] == 0 { first += 1 }
                 while last > first && v[base + last - 1] == 0 { last -= 1 }
-                if first < last { builder.addStoredSpan(x: region.x + first, count: last - first, valueStart: base + first) }
-                builder.endRow()
+                if first < last {
+                    spans.append(Span(x: region.x + first, count: last - first, valueStart: base + first, constant: 0))
+                }
+                rowStarts.append(spans.count)
             }
         }
-        self = builder.finish()
+        self.init(region: region, rowStarts: rowStarts, spans: spans, storage: values)
     }
 
     /// A mask with the same coverage everywhere in `region`.
     public init(region: PixelRect, constant: Float) {
-        var builder = Builder(region: region)
-        for _ in 0..<max(0, region.height) {
-            if constant != 0 && region.width > 0 { builder.addConstantSpan(x: region.x, count: region.width, value: constant) }
-            builder.endRow()
-        }
-        self = builder.finish()
+        let rows = region.height, filled = constant != 0 && region.width > 0
+        let span = Span(x: region.x, count: region.width, valueStart: -1, constant: constant)
+        self.init(region: region, rowStarts: (0...rows).map { filled ? $0 : 0 },
+                  spans: filled ? [Span](repeating: span, count: rows) : [], storage: [])
     }
 
     /// An empty mask (no region, no coverage).
@@ -82,8 +94,10 @@ public struct CoverageMask: Sendable {
         let row = y - region.y
         let lo = max(from, region.x), hi = min(to, region.maxX)
         guard lo < hi else { return }
-        storage.withUnsafeBufferPointer { values in
-            for s in spans[rowStarts[row]..<rowStarts[row + 1]] {
+        let range = rowStarts[row]..<rowStarts[row + 1]
+        guard !range.isEmpty else { return }
+        storage.withUnsafeBufferPointer { values in spans.withUnsafeBufferPointer { spans in
+            for s in UnsafeBufferPointer(rebasing: spans[range]) {
                 let start = max(s.x, lo), end = min(s.x + s.count, hi)
                 if end <= start { if s.x >= hi { break } else { continue } }
                 if s.isConstant {
@@ -92,7 +106,7 @@ public struct CoverageMask: Sendable {
                     body(start, end - start, values.baseAddress! + s.valueStart + (start - s.x), 0)
                 }
             }
-        }
+        } }
     }
 
     /// Coverage at a pixel (0 outside the region).
@@ -172,53 +186,94 @@ public struct CoverageMask: Sendable {
 }
 
 extension CoverageMask {
-    /// Builds a mask a row at a time, top to bottom, spans left to right. Adjacent explicit spans
-    /// whose values are adjacent in storage merge into one.
-    struct Builder {
+    /// Builds a mask a row at a time, top to bottom, spans left to right, in buffers that grow
+    /// without per-append checks (the rasterizer's resolve adds a span every few pixels); a
+    /// noncopyable value, so its buffers are freed exactly once.
+    /// Explicit values are written in place (`valueSlot`) and then committed as a span; adjacent
+    /// explicit spans whose values are adjacent merge, as do adjacent equal constant spans.
+    struct Builder: ~Copyable {
         let region: PixelRect
-        private var rowStarts: [Int]
-        private var spans: [Span] = []
-        private(set) var storage: [Float]
+        private var rowStarts: [Int] = []
+        private var spans: UnsafeMutablePointer<Span>
+        private var spanCount = 0, spanCapacity: Int
+        private var values: UnsafeMutablePointer<Float>
+        private var valueCount = 0, valueCapacity: Int
 
-        init(region: PixelRect, storage: [Float] = []) {
-            self.region = region; self.storage = storage
-            rowStarts = [0]
-            rowStarts.reserveCapacity(max(0, region.height) + 1)
+        init(region: PixelRect) {
+            self.region = region
+            rowStarts.reserveCapacity(region.height + 1)
+            rowStarts.append(0)
+            // A ring's row holds about 4 edge crossings: start near that, grow when needed.
+            spanCapacity = max(64, 8 * region.height)
+            valueCapacity = max(256, 16 * region.height)
+            spans = .allocate(capacity: spanCapacity)
+            values = .allocate(capacity: valueCapacity)
         }
 
-        /// Adds a span whose values are `storage[valueStart..<valueStart + count]`.
-        mutating func addStoredSpan(x: Int, count: Int, valueStart: Int) {
-            if spans.count > rowStarts[rowStarts.count - 1], let last = spans.last, !last.isConstant,
-               last.x + last.count == x, last.valueStart + last.count == valueStart {
-                spans[spans.count - 1].count += count
-                return
+        deinit { spans.deallocate(); values.deallocate() }
+
+        /// Room for `count` more values: write them at the returned pointer, then commit.
+        mutating func valueSlot(count: Int) -> UnsafeMutablePointer<Float> {
+            if valueCount + count > valueCapacity {
+                var capacity = valueCapacity * 2
+                while capacity < valueCount + count { capacity *= 2 }
+                let grown = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+                grown.update(from: values, count: valueCount)
+                values.deallocate()
+                values = grown; valueCapacity = capacity
             }
-            spans.append(Span(x: x, count: count, valueStart: valueStart, constant: 0))
+            return values + valueCount
         }
 
-        /// Appends `values[0..<count]` to the storage and adds them as a span starting at `x`.
-        mutating func addExplicitSpan(x: Int, values: UnsafePointer<Float>, count: Int) {
-            let start = storage.count
-            storage.append(contentsOf: UnsafeBufferPointer(start: values, count: count))
-            addStoredSpan(x: x, count: count, valueStart: start)
+        /// Adds the span of `count` pixels from `x` whose values are `valueSlot(...)[first..<first + count]`,
+        /// and consumes the slot up to the span's end.
+        @inline(__always)
+        mutating func commitExplicitSpan(x: Int, first: Int, count: Int) {
+            let valueStart = valueCount + first
+            valueCount = valueStart + count
+            if spanCount > rowStarts[rowStarts.count - 1] {
+                let last = spans + spanCount - 1
+                if !last.pointee.isConstant, last.pointee.x + last.pointee.count == x,
+                   last.pointee.valueStart + last.pointee.count == valueStart {
+                    last.pointee.count += count
+                    return
+                }
+            }
+            appendSpan(Span(x: x, count: count, valueStart: valueStart, constant: 0))
         }
 
-        /// Adds a run of `count` pixels of coverage `value` (nonzero); it merges with a constant
-        /// span of the same value that ends at `x`.
+        /// Adds a run of `count` pixels of coverage `value` (nonzero).
+        @inline(__always)
         mutating func addConstantSpan(x: Int, count: Int, value: Float) {
-            if spans.count > rowStarts[rowStarts.count - 1], let last = spans.last, last.isConstant,
-               last.constant == value, last.x + last.count == x {
-                spans[spans.count - 1].count += count
-                return
+            if spanCount > rowStarts[rowStarts.count - 1] {
+                let last = spans + spanCount - 1
+                if last.pointee.isConstant, last.pointee.constant == value, last.pointee.x + last.pointee.count == x {
+                    last.pointee.count += count
+                    return
+                }
             }
-            spans.append(Span(x: x, count: count, valueStart: -1, constant: value))
+            appendSpan(Span(x: x, count: count, valueStart: -1, constant: value))
+        }
+
+        private mutating func appendSpan(_ span: Span) {
+            if spanCount == spanCapacity {
+                let grown = UnsafeMutablePointer<Span>.allocate(capacity: spanCapacity * 2)
+                grown.moveInitialize(from: spans, count: spanCount)
+                spans.deallocate()
+                spans = grown; spanCapacity *= 2
+            }
+            (spans + spanCount).initialize(to: span)
+            spanCount += 1
         }
 
         /// Closes the current row.
-        mutating func endRow() { rowStarts.append(spans.count) }
+        mutating func endRow() { rowStarts.append(spanCount) }
 
-        func finish() -> CoverageMask {
-            CoverageMask(region: region, rowStarts: rowStarts, spans: spans, storage: storage)
+        /// The mask (the buffers are copied to arrays and freed).
+        consuming func finish() -> CoverageMask {
+            CoverageMask(region: region, rowStarts: rowStarts,
+                         spans: Array(UnsafeBufferPointer(start: spans, count: spanCount)),
+                         storage: Array(UnsafeBufferPointer(start: values, count: valueCount)))
         }
     }
 }

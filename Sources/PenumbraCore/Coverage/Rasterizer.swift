@@ -203,8 +203,6 @@ struct Accumulator {
         }
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
         var builder = CoverageMask.Builder(region: origin)
-        let block = UnsafeMutablePointer<Float>.allocate(capacity: blockWidth)
-        defer { block.deallocate() }
         for row in 0..<height {
             let a = cells + row * stride, words = touched + row * wordsPerRow
             var sum: Float = 0, c: Float = 0
@@ -218,6 +216,7 @@ struct Accumulator {
                     let end = min(start + blockWidth, width)
                     if start < width {
                         let before = c
+                        let block = builder.valueSlot(count: end - start)
                         for x in start..<end {
                             let cell = a[x]
                             // Adding a zero leaves |sum|, hence the coverage, unchanged.
@@ -238,7 +237,7 @@ struct Accumulator {
                                 builder.addConstantSpan(x: origin.x + next, count: start + first - next, value: before)
                             }
                             if first < last {
-                                builder.addExplicitSpan(x: origin.x + start + first, values: block + first, count: last - first)
+                                builder.commitExplicitSpan(x: origin.x + start + first, first: first, count: last - first)
                             }
                             next = start + last
                         }
