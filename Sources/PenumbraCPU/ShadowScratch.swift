@@ -16,8 +16,9 @@
 import Foundation
 
 enum ShadowScratch {
-    /// The largest buffer worth keeping (16 Mi floats, 64 MiB).
-    static let retainedLimit = 1 << 24
+    /// The largest buffer worth keeping (4 Mi floats, 16 MiB: a 2048 x 2048 plane), so the pool
+    /// holds at most 64 MiB.
+    static let retainedLimit = 1 << 22
     /// How many buffers the pool keeps.
     static let retainedCount = 4
 
