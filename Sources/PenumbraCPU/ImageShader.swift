@@ -117,7 +117,7 @@ struct ImageShader: Shader {
 }
 
 /// The inverse mapping of one device row: pixel column to the point in the destination
-/// rectangle (and, for a plain image, in image pixels), with the row's invariants hoisted.
+/// rectangle, with the row's invariants hoisted (PlainFootprints goes on to image pixels).
 struct ImageRowMapping {
     let a: Double, b: Double, tx: Double, ty: Double
     /// `c * deviceY` and `d * deviceY`: the inverse transform's terms that are fixed along the row.
@@ -149,13 +149,6 @@ struct ImageRowMapping {
         let ux = a * deviceX + cy + tx, uy = b * deviceX + dy + ty
         let lx = ux - minX
         return (flipped ? width - lx : lx, uy - minY)
-    }
-
-    /// The pixel centre of column `x` in image pixels, for a plain (not nine-sliced) image.
-    @inline(__always)
-    func plainPosition(_ x: Int) -> (Double, Double) {
-        let (lx, ly) = local(x)
-        return (lx / destinationWidth * pixelsWide, ly / destinationHeight * pixelsHigh)
     }
 }
 
