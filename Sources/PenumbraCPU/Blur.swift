@@ -105,8 +105,9 @@ struct SeparableBlur {
     static let rowBlock = 16
     /// Work (multiply-adds) below which a second thread is not worth waking.
     static let parallelThreshold = 1 << 22
-    /// Target bytes of `middle` rows the vertical pass keeps in cache for one column strip.
-    static let stripBudgetBytes = 256 * 1024
+    /// Columns per vertical-pass strip: narrow enough that the 2r + 1 rows a strip reads stay in
+    /// cache, and that a strip's rows follow the content's shape closely.
+    static let stripWidth = 64
 
     /// The row stride of the intermediate plane: `width` rounded up to whole 64-byte cache
     /// lines, and to an odd number of them. The vertical pass reads one value from each of
@@ -162,14 +163,36 @@ struct SeparableBlur {
             }
         }
 
-        // 3. Vertical pass. Outside these rows and `columns` the input is zero and so is the
-        // output: the in-place plane already holds the answer there.
+        // 3. Vertical pass, in column strips. A strip's `middle` rows are non-zero only between
+        // the first and last content row whose blurred extent reaches it; outside those rows
+        // grown by the radius the input is zero and so is the output: the in-place plane
+        // already holds the answer there.
+        let strips = verticalStrips(columns: columns, contentRows: rowMin...rowMax, first: first, last: last)
         let outFirst = max(0, rowMin - radius), outLast = min(height - 1, rowMax + radius)
         let rows = outLast - outFirst + 1
         parallel { thread in
             let chunk = (outFirst + rows * thread / threads)..<(outFirst + rows * (thread + 1) / threads)
-            verticalRows(chunk, contentRows: rowMin...rowMax, columns: columns)
+            verticalRows(chunk, strips: strips)
         }
+    }
+
+    /// The vertical pass's column strips over `columns`, each with the rows of `middle` that may
+    /// be non-zero in it (nil: none): content row y's horizontal output reaches columns
+    /// first[y] - radius ... last[y] + radius.
+    private func verticalStrips(columns: ClosedRange<Int>, contentRows: ClosedRange<Int>,
+                                first: [Int], last: [Int]) -> [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)] {
+        var strips: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)] = []
+        var start = columns.lowerBound
+        while start <= columns.upperBound {
+            let end = min(columns.upperBound, start + SeparableBlur.stripWidth - 1)
+            var top = Int.max, bottom = Int.min
+            for y in contentRows where first[y] <= last[y] && first[y] - radius <= end && last[y] + radius >= start {
+                top = min(top, y); bottom = y
+            }
+            strips.append((start...end, top <= bottom ? top...bottom : nil))
+            start = end + 1
+        }
+        return strips
     }
 
     /// Runs `body(thread)` for each thread index, concurrently when there are several.
@@ -226,26 +249,22 @@ struct SeparableBlur {
         destination.advanced(by: outLast + 1).initialize(repeating: 0, count: columns.upperBound - outLast)
     }
 
-    /// Vertical pass for output rows `rows` over `columns`: output row y reads `middle` rows
-    /// y - radius ... y + radius, clipped to `contentRows` (the others are zero). Column strips
+    /// Vertical pass for output rows `rows`: in each strip, output row y reads `middle` rows
+    /// y - radius ... y + radius clipped to the strip's rows (the others are zero there). Strips
     /// are the outer loop, so the 2r + 1 rows of a strip stay in cache from one row to the next.
-    private func verticalRows(_ rows: Range<Int>, contentRows: ClosedRange<Int>, columns: ClosedRange<Int>) {
-        let rowBytes = (2 * radius + 1) * MemoryLayout<Float>.size
-        let stripWidth = max(64, (SeparableBlur.stripBudgetBytes / rowBytes) & ~15)
-        var stripStart = columns.lowerBound
-        while stripStart <= columns.upperBound {
-            let stripCount = min(columns.upperBound + 1 - stripStart, stripWidth)
-            for y in rows {
-                let top = max(contentRows.lowerBound, y - radius), bottom = min(contentRows.upperBound, y + radius)
-                let destination = plane + y * width + stripStart
-                guard top <= bottom else {
-                    destination.initialize(repeating: 0, count: stripCount)
-                    continue
-                }
-                weightedSums(into: destination, count: stripCount, source: middle + top * middleStride + stripStart,
-                             stride: middleStride, weights: weights + (top - y + radius), taps: bottom - top + 1)
+    private func verticalRows(_ rows: Range<Int>, strips: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)]) {
+        for strip in strips {
+            guard let content = strip.rows else { continue }
+            let lo = max(rows.lowerBound, content.lowerBound - radius)
+            let hi = min(rows.upperBound - 1, content.upperBound + radius)
+            guard lo <= hi else { continue }
+            let stripStart = strip.columns.lowerBound
+            for y in lo...hi {
+                let top = max(content.lowerBound, y - radius), bottom = min(content.upperBound, y + radius)
+                weightedSums(into: plane + y * width + stripStart, count: strip.columns.count,
+                             source: middle + top * middleStride + stripStart, stride: middleStride,
+                             weights: weights + (top - y + radius), taps: bottom - top + 1)
             }
-            stripStart += stripCount
         }
     }
 }
@@ -259,6 +278,20 @@ private func weightedSums(
     stride: Int, weights: UnsafePointer<Float>, taps: Int
 ) {
     var x = 0
+    // 32 outputs (8 SSE accumulators) hide the latency of the dependent additions.
+    while x + 32 <= count {
+        var low = SIMD16<Float>(), high = SIMD16<Float>()
+        var sample = source + x
+        for t in 0..<taps {
+            let weight = SIMD16(repeating: weights[t])
+            low = low + weight * loadBlock(sample)
+            high = high + weight * loadBlock(sample + 16)
+            sample += stride
+        }
+        UnsafeMutableRawPointer(output + x).storeBytes(of: low, as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(output + x + 16).storeBytes(of: high, as: SIMD16<Float>.self)
+        x += 32
+    }
     while x + 16 <= count {
         var sum = SIMD16<Float>()
         var sample = source + x

@@ -6,35 +6,82 @@
 // by the shared Gaussian kernel, one horizontal and one vertical pass; then
 // composited as a fill of the shadow colour times the context alpha, with
 // coverage = blurred alpha x clip, in the op's blend mode.
+//
+// The caster's alpha is computed by the shader's alpha-only path
+// (Shader.shadeAlpha), only between each row's first and last covered pixel.
+// Rows are independent: on a large plane two threads take interleaved blocks
+// of rows, each with its own scratch rows, and every value is computed by the
+// same code whichever thread runs it, so the plane is identical. The planes
+// come from ShadowScratch (pages already mapped); the caster writes every
+// value of its plane, zeroing each row just before filling it.
+import Dispatch
+import Foundation
 import PenumbraCore
 
 extension CPUFrame {
     mutating func drawShadow(_ plan: ShadowPlan, _ color: Color, _ shader: Shader, _ state: CompositeState,
                              clip: CoverageMask?) {
         let plane = plan.plane
-        // Alpha = caster coverage x the paint's alpha, sampled with the paint moved by the offset.
-        var alpha = [Float](repeating: 0, count: plane.area)
-        var colors = [SIMD4<Float>](repeating: .zero, count: plane.width)
-        var row = [Float](repeating: 1, count: plane.width)
-        for y in plane.y..<plane.maxY {
-            let any: Bool = row.withUnsafeMutableBufferPointer { rp in
-                CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, clip: nil, into: rp)
-                return rp.contains { $0 > 0 }
-            }
-            guard any else { continue }
-            colors.withUnsafeMutableBufferPointer { cp in
-                row.withUnsafeMutableBufferPointer { rp in
-                    shader.shade(y: y, x0: plane.x, count: plane.width, offset: plan.offset,
-                                 colors: cp.baseAddress!, coverage: rp.baseAddress!)
-                }
-            }
-            let base = (y - plane.y) * plane.width
-            for i in 0..<plane.width where row[i] > 0 { alpha[base + i] = row[i] * colors[i].w }
+        var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.take(count: plane.area))
+        alpha.values.withUnsafeMutableBufferPointer { values in
+            CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!).run()
         }
+        var scratch = ShadowScratch.take(count: SeparableBlur.middleStride(width: plane.width) * plane.height)
+        alpha.blur(with: plan.kernel, scratch: &scratch)
+        ShadowScratch.give(scratch)
+        do {
+            let mask = CoverageMask(region: plane, values: alpha.values)
+            composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
+                      alpha: Float(state.alpha), mode: state.blendMode)
+        }
+        ShadowScratch.give(alpha.values)
+    }
+}
 
-        let blurred = AlphaPlane(width: plane.width, height: plane.height, values: alpha).blurred(with: plan.kernel)
-        let mask = CoverageMask(region: plane, values: blurred.values)
-        composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
-                  alpha: Float(state.alpha), mode: state.blendMode)
+/// Renders a shadow caster's alpha (coverage x paint alpha, paint moved by the offset) into a
+/// plane of `plan.plane`'s size, row by row, writing every value (zero where nothing is cast).
+struct CasterAlpha {
+    let plan: ShadowPlan
+    let shader: Shader
+    let values: UnsafeMutablePointer<Float>
+    /// Threads to share the rows between; nil picks 2 for large planes on 2 cores or more.
+    var threads: Int? = nil
+
+    /// Rows per block when two threads interleave rows.
+    static let rowBlock = 16
+    /// Plane pixels below which a second thread is not worth waking.
+    static let parallelThreshold = 1 << 16
+
+    func run() {
+        let plane = plan.plane
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let threads = self.threads ?? (plane.width * plane.height >= CasterAlpha.parallelThreshold && cores >= 2 ? 2 : 1)
+        if threads <= 1 { rows(thread: 0, of: 1); return }
+        DispatchQueue.concurrentPerform(iterations: threads) { rows(thread: $0, of: threads) }
+    }
+
+    /// The rows `thread` takes: blocks of `rowBlock` rows, dealt round-robin.
+    private func rows(thread: Int, of threads: Int) {
+        let plane = plan.plane, width = plane.width
+        let coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
+        let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+        defer { coverage.deallocate(); scratch.deallocate() }
+        var start = thread * CasterAlpha.rowBlock
+        while start < plane.height {
+            for row in start..<min(start + CasterAlpha.rowBlock, plane.height) {
+                let y = plane.y + row, output = values + row * width
+                output.initialize(repeating: 0, count: width)
+                CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
+                                     into: coverage)
+                var lo = 0, hi = width
+                while lo < hi && !(coverage[lo] > 0) { lo += 1 }
+                guard lo < hi else { continue }
+                while !(coverage[hi - 1] > 0) { hi -= 1 }
+                shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
+                                  coverage: coverage.baseAddress! + lo, alpha: output + lo,
+                                  scratch: scratch)
+            }
+            start += threads * CasterAlpha.rowBlock
+        }
     }
 }

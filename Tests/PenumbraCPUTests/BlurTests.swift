@@ -248,6 +248,31 @@ final class BlurTests: XCTestCase {
         assertBitIdentical(single, referenceParityBlur(plane, kernel), "reference")
     }
 
+    /// Content whose rows reach different column strips (a diamond, and two blobs far apart with
+    /// empty strips between them): each vertical strip computes only the rows its content
+    /// reaches, which must change nothing, on any thread count, with a NaN-filled scratch.
+    func testContentOfEveryShapeAcrossColumnStrips() {
+        var random = SplitMix64(seed: 29)
+        let kernel = GaussianKernel(sigma: 3)
+        var diamond = AlphaPlane(width: 260, height: 150)
+        for y in 0..<150 { for x in 0..<260 where abs(x - 130) + abs(y - 75) * 2 < 110 {
+            diamond[x, y] = Float.random(in: 0.01...1, using: &random)
+        } }
+        var blobs = AlphaPlane(width: 400, height: 90)
+        for y in 10..<30 { for x in 5..<25 { blobs[x, y] = 1 } }
+        for y in 60..<85 { for x in 370..<396 { blobs[x, y] = Float.random(in: 0...1, using: &random) } }
+        blobs[200, 45] = 0.5  // a lone dot in an otherwise empty strip
+        for (name, plane) in [("diamond", diamond), ("blobs", blobs)] {
+            let expected = referenceParityBlur(plane, kernel)
+            for threads in [1, 2, 5] {
+                var scratch = [Float](repeating: .nan, count: plane.values.count * 2)
+                var blurred = plane
+                blurred.blur(with: kernel, scratch: &scratch, threads: threads)
+                assertBitIdentical(blurred, expected, "\(name), \(threads) threads")
+            }
+        }
+    }
+
     func testStaleScratchIsNeverRead() {
         var random = SplitMix64(seed: 17)
         var plane = AlphaPlane(width: 80, height: 60)
