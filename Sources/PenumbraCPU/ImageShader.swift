@@ -50,13 +50,6 @@ struct ImageShader: Shader {
         isPlain = !horizontal.sliced && !vertical.sliced
     }
 
-    /// The device shape the image covers: its transformed destination rectangle.
-    static func coverageShape(of draw: ImageDraw) -> DeviceShape {
-        let r = draw.rect, t = draw.transform
-        let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
-        return DeviceShape(contours: [corners.map(t.apply)], rule: .nonzero)
-    }
-
     func shade(y: Int, x0: Int, count: Int, offset: Point,
                colors: UnsafeMutablePointer<SIMD4<Float>>, coverage: UnsafeMutablePointer<Float>) {
         let bitmap = draw.bitmap

@@ -66,7 +66,7 @@ final class CasterAlphaTests: XCTestCase {
                                  slicing: slicing, tint: tint, flippedHorizontally: i % 3 == 0)
             let shadow = DeviceShadow(offset: Point(rng.double(in: -12...12), rng.double(in: -12...12)), sigma: rng.double(in: 0.5...4),
                                       color: .black)
-            guard let plan = ShadowPlan(shadow: shadow, geometry: .shape(ImageShader.coverageShape(of: draw)), frame: frame,
+            guard let plan = ShadowPlan(shadow: shadow, geometry: .shape(DrawPlanner.coverageShape(of: draw)), frame: frame,
                                         clips: [], clipRegion: nil) else { continue }
             let shader = ImageShader(draw)
             let expected = referencePlane(plan, shader)
