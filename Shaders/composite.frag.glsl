@@ -18,7 +18,11 @@ uniform int uHasClip;
 uniform sampler2D uClip;
 uniform ivec4 uClipRect;
 uniform float uAlpha;
+// The blend mode: a constant in a specialised program, else a uniform.
+#ifndef BLEND_MODE
 uniform int uMode;
+#define BLEND_MODE uMode
+#endif
 
 out vec4 fragColor;
 
@@ -32,7 +36,7 @@ void main() {
     if (!(coverage > 0.0)) discard;
     vec4 destination = bytesToFloat(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
     precise vec4 s = source * uAlpha;
-    vec4 r = compositeColor(uMode, s, destination, coverage);
+    vec4 r = compositeColor(BLEND_MODE, s, destination, coverage);
     precise vec4 q = floor(r * 255.0 + 0.5);
     fragColor = clamp(q, vec4(0.0), vec4(255.0)) / 255.0;
 }

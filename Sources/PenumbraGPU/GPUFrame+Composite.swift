@@ -19,7 +19,7 @@ extension GPUFrame {
         glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
                             GLsizei(local.width), GLsizei(local.height))
 
-        let program = programs.composite
+        let program = try programs.composite(paint: paint.kindIndex, mode: mode)
         glUseProgram(program.name)
         program.set("uFrameOrigin", frame.x, frame.y)
         program.set("uRegionOrigin", local.x, local.y)

@@ -17,7 +17,7 @@ extension GPUFrame {
         // 1. Caster alpha.
         let alpha = try pool.floatTarget(rect: plane, "shadow plane")
         let caster = try casterMask.map { try pool.mask($0) }
-        let program = programs.caster
+        let program = try programs.caster(paint: paint.kindIndex)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
         program.set("uPlaneOrigin", plane.x, plane.y)

@@ -47,7 +47,11 @@ public final class GPURenderer: Renderer {
 
     /// Creates a headless EGL context and compiles the programs. Throws `EGLUnavailable` when no
     /// context can be made and `BackendUnavailable` when the context lacks what the renderer needs.
-    public init() throws {
+    public convenience init() throws { try self.init(specialisesPrograms: true) }
+
+    /// `specialisesPrograms: false` draws with the generic programs (paint and mode as uniforms),
+    /// for tests that compare them with the specialised ones.
+    init(specialisesPrograms: Bool) throws {
         egl = try EGLHeadlessContext()
         rendererString = GPURenderer.glString(GL_RENDERER)
         versionString = GPURenderer.glString(GL_VERSION)
@@ -59,7 +63,7 @@ public final class GPURenderer: Renderer {
         guard GPURenderer.extensions().contains("GL_EXT_color_buffer_float") else {
             throw BackendUnavailable("the GL context (\(rendererString)) lacks GL_EXT_color_buffer_float, needed for shadow planes")
         }
-        programs = try ProgramCache()
+        programs = try ProgramCache(specialises: specialisesPrograms)
         var table = [Float](repeating: 0, count: 256)
         for b in 0..<256 { table[b] = Float(b) / 255 }
         var name: GLuint = 0
@@ -71,7 +75,6 @@ public final class GPURenderer: Renderer {
             glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 1, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
         }
         lookup = name
-        GPURenderer.assignSamplerUnits(programs)
         try GPURenderer.checkGLError("initialisation")
     }
 
@@ -118,17 +121,6 @@ public final class GPURenderer: Renderer {
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
     enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, weights }
-
-    private static func assignSamplerUnits(_ programs: ProgramCache) {
-        let samplers: [(String, Unit)] = [
-            ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
-            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input), ("uWeights", .weights),
-        ]
-        for program in [programs.composite, programs.caster, programs.blur] {
-            glUseProgram(program.name)
-            for (name, unit) in samplers { program.set(name, Int(unit.rawValue)) }
-        }
-    }
 
     /// Throws a RenderError naming the pass when GL reports an error (debug builds check after
     /// every pass; release builds only at initialisation and readback).
