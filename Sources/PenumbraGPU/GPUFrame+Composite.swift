@@ -1,6 +1,6 @@
 // The composite pass: one quad over the op's region of the current target.
-// The region's destination pixels are first copied into a scratch RGBA8
-// texture (glCopyTexSubImage2D), then composite.frag computes, per pixel,
+// The region's destination pixels are first copied into an RGBA8 texture
+// from the pool (glCopyTexSubImage2D; given back after the draw), then composite.frag computes, per pixel,
 // coverage (geometry mask x clip mask), paint, blend and rounding, and writes
 // the result with blending disabled. Pixels with zero coverage are discarded
 // (left as they were), as the CPU skips them.
@@ -13,9 +13,10 @@ extension GPUFrame {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
-        let copy = scratchTexture(width: region.width, height: region.height)
+        let copy = try lease.acquire(.copy, width: region.width, height: region.height, "a destination copy")
+        defer { lease.giveBack(copy) }
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.destination.rawValue))
-        glBindTexture(glEnum(GL_TEXTURE_2D), copy)
+        glBindTexture(glEnum(GL_TEXTURE_2D), copy.name)
         glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
                             GLsizei(local.width), GLsizei(local.height))
 
@@ -42,7 +43,7 @@ extension GPUFrame {
 
     func bindLookup() {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.lookup.rawValue))
-        glBindTexture(glEnum(GL_TEXTURE_2D), lookup)
+        glBindTexture(glEnum(GL_TEXTURE_2D), shared.lookup)
     }
 
     /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it.
@@ -54,16 +55,5 @@ extension GPUFrame {
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
         glDisable(glEnum(GL_BLEND))
         glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
-    }
-
-    /// The scratch texture for destination copies, at least `width x height`.
-    private func scratchTexture(width: Int, height: Int) -> GLuint {
-        if let s = scratch, s.width >= width, s.height >= height { return s.name }
-        let w = max(width, scratch?.width ?? 0), h = max(height, scratch?.height ?? 0)
-        if let s = scratch { pool.release(texture: s.name) }
-        let name = pool.texture(width: w, height: h, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE,
-                                data: nil)
-        scratch = (name, w, h)
-        return name
     }
 }

@@ -38,14 +38,14 @@ enum GPUPaint {
     }
 
     /// The stops as an N x 2 RGBA32F texture: row 0 premultiplied colours, row 1 offsets.
-    static func stopTexture(_ g: GradientDraw, _ pool: GLResourcePool) -> GLuint {
+    static func stopTexture(_ g: GradientDraw, _ lease: GLLease) throws -> GLTexture {
         let n = max(1, g.stops.count)
         var values = [SIMD4<Float>](repeating: .zero, count: 2 * n)
         for (i, s) in g.stops.enumerated() {
             values[i] = SIMD4<Float>(s.color.premultiplied)
             values[n + i] = SIMD4<Float>(Float(s.offset), 0, 0, 0)
         }
-        return pool.colorTexture(values, width: n, rows: 2)
+        return try lease.table(values, width: n, rows: 2)
     }
 
     /// Sets the paint uniforms and binds its textures; `origin` is the device pixel the affine

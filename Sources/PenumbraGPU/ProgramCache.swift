@@ -100,11 +100,12 @@ final class ProgramCache {
     let specialises: Bool
     private var variants: [String: GLProgram] = [:]
 
-    init(specialises: Bool = true) throws {
+    /// `weightVec4s`: the length of blur.frag's weight block (GPUSharedObjects).
+    init(specialises: Bool = true, weightVec4s: Int) throws {
         self.specialises = specialises
         composite = try ProgramCache.make("composite", [])
         caster = try ProgramCache.make("caster", [])
-        blur = try ProgramCache.make("blur", [])
+        blur = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s)])
     }
 
     /// The composite program for a paint kind (paint.glsl's numbering) and a blend mode.
@@ -125,16 +126,17 @@ final class ProgramCache {
     private func variant(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
         let key = name + defines.map { " \($0.0)=\($0.1)" }.joined()
         if let program = variants[key] { return program }
-        let program = try ProgramCache.make(name, defines)
+        let program = try ProgramCache.make(name, defines, label: key)
         variants[key] = program
         return program
     }
 
-    private static func make(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
+    /// Compiles and links `name` with the defines; `label` names it in errors (the bare name by default).
+    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
+        let label = label ?? name
         guard let fragment = ShaderSources.fragment(name, defines: defines) else {
             throw RenderError("GPU: no shader named \(name)")
         }
-        let label = defines.isEmpty ? name : name + defines.map { " \($0.0)=\($0.1)" }.joined()
         let program = try GLProgram(label: label, vertex: ShaderSources.vertex, fragment: fragment)
         program.assignSamplerUnits()
         return program
@@ -146,7 +148,7 @@ extension GLProgram {
     func assignSamplerUnits() {
         let samplers: [(String, GPURenderer.Unit)] = [
             ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
-            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input), ("uWeights", .weights),
+            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
         ]
         glUseProgram(name)
         for (uniform, unit) in samplers { set(uniform, Int(unit.rawValue)) }
