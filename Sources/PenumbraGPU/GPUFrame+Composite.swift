@@ -8,8 +8,9 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    func composite(region: PixelRect, coverage: GLTexture?, clip: GLTexture?, paint: GPUPaint, alpha: Float,
-                   mode: BlendMode) throws {
+    /// `tiles`: where the coverage can be non-zero (nil: anywhere in the region).
+    func composite(region: PixelRect, coverage: GLTexture?, tiles: CoverageTiles? = nil, clip: GLTexture?, paint: GPUPaint,
+                   alpha: Float, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
@@ -30,7 +31,8 @@ extension GPUFrame {
         program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
         paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
         bindLookup()
-        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height)
+        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,
+                 tiles: sparse(tiles, within: region, origin: (frame.x, frame.y)))
     }
 
     /// Binds a mask texture (or none) to its unit and sets its flag and rect.
@@ -46,14 +48,33 @@ extension GPUFrame {
         glBindTexture(glEnum(GL_TEXTURE_2D), shared.lookup)
     }
 
-    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it.
-    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int) {
+    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it;
+    /// with `tiles` (target pixels, within `rect`), only those rectangles.
+    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int, tiles: [PixelRect]? = nil) {
         program.set("uQuad", SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)))
         program.set("uTargetSize", Float(targetWidth), Float(targetHeight))
         glViewport(0, 0, GLsizei(targetWidth), GLsizei(targetHeight))
         glEnable(glEnum(GL_SCISSOR_TEST))
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
         glDisable(glEnum(GL_BLEND))
-        glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+        if let tiles {
+            program.set("uFromAttribute", 1)
+            let count = shared.loadTiles(tiles)
+            glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count))
+            glDisableVertexAttribArray(0)
+            program.set("uFromAttribute", 0)
+        } else {
+            glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+        }
+    }
+
+    /// The occupied tiles of `tiles` within `region` in target pixels, or nil (draw the whole
+    /// region) when they cover `sparseLimit` of it or more (nothing much to skip).
+    func sparse(_ tiles: CoverageTiles?, within region: PixelRect, origin: (x: Int, y: Int)) -> [PixelRect]? {
+        guard let tiles else { return nil }
+        let rects = tiles.rects(within: region)
+        let area = rects.reduce(0) { $0 + $1.area }
+        guard Double(area) < sparseLimit * Double(region.area) else { return nil }
+        return rects.map { PixelRect(x: $0.x - origin.x, y: $0.y - origin.y, width: $0.width, height: $0.height) }
     }
 }

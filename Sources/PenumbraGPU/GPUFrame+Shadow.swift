@@ -9,6 +9,10 @@
 // a border of `radius` zero texels around it (cleared, never drawn), so the
 // blur reads outside the plane as 0 without a bounds check per tap; the
 // border reads as coverage 0 in the composite, as outside a mask does.
+// With a caster mask, each pass shades only the tiles that can be non-zero
+// (CoverageTiles): the caster's, grown by the radius along x for the
+// horizontal pass and along both axes for the vertical pass and the
+// composite; everything else stays the cleared +0.
 import CEGL
 import PenumbraCore
 
@@ -33,7 +37,10 @@ extension GPUFrame {
         // round the Float map differently.
         paint.apply(to: program, origin: (plane.x, plane.y), offset: offset)
         bindLookup()
-        drawQuad(program, inner, targetWidth: padded.width, targetHeight: padded.height)
+        let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
+        let origin = (padded.x, padded.y)
+        drawQuad(program, inner, targetWidth: padded.width, targetHeight: padded.height,
+                 tiles: sparse(casterTiles, within: plane, origin: origin))
         if let caster { lease.giveBack(texture: caster.name) }
 
         // 2. Blur: horizontal into `middle`, vertical back into `alpha`.
@@ -43,12 +50,14 @@ extension GPUFrame {
             let blur = programs.blur
             glUseProgram(blur.name)
             blur.set("uRadius", r)
-            for (input, output, direction) in [(alpha, middle, (1, 0)), (middle, alpha, (0, 1))] {
+            let rowTiles = casterTiles?.dilated(dx: r, dy: 0), blurTiles = casterTiles?.dilated(dx: r, dy: r)
+            for (input, output, direction, tiles) in [(alpha, middle, (1, 0), rowTiles), (middle, alpha, (0, 1), blurTiles)] {
                 glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer)
                 glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
                 glBindTexture(glEnum(GL_TEXTURE_2D), input.texture.name)
                 blur.set("uDirection", direction.0, direction.1)
-                drawQuad(blur, inner, targetWidth: padded.width, targetHeight: padded.height)
+                drawQuad(blur, inner, targetWidth: padded.width, targetHeight: padded.height,
+                         tiles: sparse(tiles, within: plane, origin: origin))
             }
             glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
             glBindTexture(glEnum(GL_TEXTURE_2D), 0)
@@ -59,7 +68,7 @@ extension GPUFrame {
         #endif
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
-        try composite(region: region, coverage: alpha.texture, clip: clip?.texture,
+        try composite(region: region, coverage: alpha.texture, tiles: casterTiles?.dilated(dx: r, dy: r), clip: clip?.texture,
                       paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
                       mode: state.blendMode)
         lease.giveBack(alpha)

@@ -21,12 +21,16 @@ final class GPUFrame {
     let lease: GLLease
     let images: GLImageCache
     let shared: GPUSharedObjects
+    /// Passes shade only occupied tiles when these cover less than this share of the region.
+    let sparseLimit: Double
     var target: GLTarget
     private var layers: [(target: GLTarget, state: CompositeState)] = []
     private var clips: [Int: GPUClip] = [:]
 
-    init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects) throws {
+    init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
+         sparseLimit: Double) throws {
         self.list = list; self.programs = programs; self.lease = lease; self.images = images; self.shared = shared
+        self.sparseLimit = sparseLimit
         var clear = SIMD4<Float>.zero
         if let bg = list.background {
             let p = bg.premultiplied
@@ -81,8 +85,8 @@ final class GPUFrame {
         }
         guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.mask.region) else { return }
         let coverage = try plan.coverage.map { try lease.mask($0) }
-        try composite(region: plan.region, coverage: coverage, clip: clip?.texture, paint: paint, alpha: Float(state.alpha),
-                      mode: state.blendMode)
+        try composite(region: plan.region, coverage: coverage, tiles: plan.coverage.map(CoverageTiles.init), clip: clip?.texture,
+                      paint: paint, alpha: Float(state.alpha), mode: state.blendMode)
         if let coverage { lease.giveBack(texture: coverage.name) }
     }
 

@@ -1,4 +1,5 @@
-// GPUReadback: the canvas's pixels back to the CPU through a pixel-pack
+// GPUReadback: the canvas's pixels back to the CPU. `render` waits at once
+// and reads straight into the bitmap; `submit` goes through a pixel-pack
 // buffer and a fence. `start` queues glReadPixels into a buffer (the copy
 // happens on the GPU's timeline, after the render's draws) and a fence
 // behind it, and flushes; the render returns at once. `GPUPendingFrame.bitmap`
@@ -61,6 +62,19 @@ final class GLReadbackBuffers {
         }
         bitmap.pixels.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: mapped, byteCount: bytes) }
         glUnmapBuffer(glEnum(GL_PIXEL_PACK_BUFFER))
+        try GPURenderer.checkGLError("readback")
+        return bitmap
+    }
+
+    /// Reads `width x height` pixels of `target` now, straight into a bitmap.
+    static func read(_ target: GLTarget, width: Int, height: Int) throws -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height)
+        guard width > 0, height > 0 else { return bitmap }
+        glBindFramebuffer(glEnum(GL_READ_FRAMEBUFFER), target.framebuffer)
+        glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
+        bitmap.pixels.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), glEnum(GL_RGBA), glEnum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
         try GPURenderer.checkGLError("readback")
         return bitmap
     }

@@ -54,6 +54,9 @@ public final class GPURenderer: Renderer {
     let images: GLImageCache
     /// Pixel-pack buffers of readbacks, kept for reuse.
     let readbacks: GLReadbackBuffers
+    /// A pass shades only a mask's occupied tiles when they cover less than this share of its
+    /// region (0: never, above 1: whenever a tile is empty; tests compare the two).
+    var sparseLimit = 0.85
 
     /// The renderer's name: the GL_RENDERER string.
     public var name: String { rendererString }
@@ -64,7 +67,9 @@ public final class GPURenderer: Renderer {
 
     /// `specialisesPrograms: false` draws with the generic programs (paint and mode as uniforms),
     /// for tests that compare them with the specialised ones.
-    init(specialisesPrograms: Bool) throws {
+    /// `lookupInUniforms` overrides where specialised programs read the byte table (nil: a
+    /// uniform block on software rasterizers, the texture on hardware).
+    init(specialisesPrograms: Bool, lookupInUniforms: Bool? = nil) throws {
         egl = try EGLHeadlessContext()
         rendererString = GPURenderer.glString(GL_RENDERER)
         versionString = GPURenderer.glString(GL_VERSION)
@@ -79,7 +84,10 @@ public final class GPURenderer: Renderer {
         var blockSize: GLint = 0
         glGetIntegerv(glEnum(GL_MAX_UNIFORM_BLOCK_SIZE), &blockSize)
         shared = GPUSharedObjects(maxBlockBytes: Int(blockSize))
-        programs = try ProgramCache(specialises: specialisesPrograms, weightVec4s: shared.weightVec4s)
+        let lowercased = rendererString.lowercased()
+        let software = ["llvmpipe", "softpipe", "swiftshader"].contains { lowercased.contains($0) }
+        programs = try ProgramCache(specialises: specialisesPrograms, lookupInUniforms: lookupInUniforms ?? software,
+                                    weightVec4s: shared.weightVec4s)
         pool = GLTexturePool(maxSize: maxTextureSize)
         images = GLImageCache()
         readbacks = GLReadbackBuffers()
@@ -96,13 +104,20 @@ public final class GPURenderer: Renderer {
     /// Renders the list into a new premultiplied bitmap. Throws `BackendUnavailable` when the
     /// canvas (or a layer or shadow plane) exceeds the GPU's texture size.
     public func render(_ list: DisplayList) throws -> Bitmap {
-        try submit(list).bitmap()
+        // Waiting at once: glReadPixels straight into the bitmap (one copy, not two via a buffer).
+        try draw(list) { try GLReadbackBuffers.read($0, width: list.width, height: list.height) }
     }
 
     /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
     /// fence), returning before the GPU has finished: render the next list, then ask this one
     /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.
     public func submit(_ list: DisplayList) throws -> GPUPendingFrame {
+        try draw(list) { try readbacks.start(reading: $0, width: list.width, height: list.height, renderer: self) }
+    }
+
+    /// Runs the list's commands into a canvas from the pool and hands it to `readBack` before
+    /// the render's surfaces go back to the pool.
+    private func draw<T>(_ list: DisplayList, readBack: (GLTarget) throws -> T) throws -> T {
         try egl.makeCurrent()
         readbacks.collectAbandoned()
         let lease = GLLease(pool: pool)
@@ -110,11 +125,12 @@ public final class GPURenderer: Renderer {
             lease.end()
             pool.trim()
         }
-        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared)
+        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
+                                 sparseLimit: sparseLimit)
         try frame.run()
-        let pending = try readbacks.start(reading: frame.target, width: list.width, height: list.height, renderer: self)
+        let result = try readBack(frame.target)
         try GPURenderer.checkGLError("render")
-        return pending
+        return result
     }
 
     /// Makes the context current (for a pending frame's readback).

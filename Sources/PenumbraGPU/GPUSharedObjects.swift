@@ -1,7 +1,8 @@
 // GPUSharedObjects: the small GL objects every render of a renderer shares,
-// made once with its context: the byte-to-float lookup texture and the
-// uniform buffer of blur weights (rewritten only when a shadow's kernel
-// differs from the one it holds).
+// made once with its context: the byte-to-float lookup table (as a texture
+// and as uniform block 1, mask.glsl picks one) and the uniform buffer of blur
+// weights (block 0, rewritten only when a shadow's kernel differs from the
+// one it holds).
 import CEGL
 import PenumbraCore
 
@@ -9,6 +10,8 @@ import PenumbraCore
 final class GPUSharedObjects {
     /// Byte-to-float lookup (256 x 1 R32F): `b / 255` as the CPU's `unitTexel` computes it.
     let lookup: GLuint
+    /// The same table as a std140 `vec4[64]` uniform buffer, bound to block binding 1.
+    let lookupBlock: GLuint
     /// The std140 block `Weights { vec4 uW[weightVec4s]; }` of blur.frag.
     let weights: GLuint
     /// The block's length in vec4s: the context's GL_MAX_UNIFORM_BLOCK_SIZE, at most 64 KiB.
@@ -16,6 +19,8 @@ final class GPUSharedObjects {
     /// The largest kernel radius the weight buffer holds (2047 at the GLES minimum of 16 KiB).
     var maxRadius: Int { (weightVec4s * 4 - 1) / 2 }
     private var weightsKernel: GaussianKernel?
+    /// Corners of tile rectangles (two floats per vertex, six vertices per rectangle).
+    let tileVertices: GLuint
 
     init(maxBlockBytes: Int) {
         weightVec4s = max(1024, min(maxBlockBytes, 65536)) / 16
@@ -30,6 +35,15 @@ final class GPUSharedObjects {
             glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 1, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
         }
         lookup = name
+        var block: GLuint = 0
+        glGenBuffers(1, &block)
+        glBindBuffer(glEnum(GL_UNIFORM_BUFFER), block)
+        table.withUnsafeBytes { glBufferData(glEnum(GL_UNIFORM_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STATIC_DRAW)) }
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), 1, block)
+        lookupBlock = block
+        var vertices: GLuint = 0
+        glGenBuffers(1, &vertices)
+        tileVertices = vertices
         var buffer: GLuint = 0
         glGenBuffers(1, &buffer)
         glBindBuffer(glEnum(GL_UNIFORM_BUFFER), buffer)
@@ -40,9 +54,25 @@ final class GPUSharedObjects {
 
     /// Deletes the objects (the context must be current).
     func delete() {
-        var texture = lookup, buffer = weights
+        var texture = lookup, buffers = [weights, lookupBlock, tileVertices]
         glDeleteTextures(1, &texture)
-        glDeleteBuffers(1, &buffer)
+        glDeleteBuffers(3, &buffers)
+    }
+
+    /// Fills the vertex buffer with two triangles per rectangle (target pixels) and points
+    /// attribute 0 at it; returns the vertex count.
+    func loadTiles(_ rects: [PixelRect]) -> Int {
+        var corners: [Float] = []
+        corners.reserveCapacity(rects.count * 12)
+        for r in rects {
+            let x0 = Float(r.x), y0 = Float(r.y), x1 = Float(r.maxX), y1 = Float(r.maxY)
+            corners += [x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1]
+        }
+        glBindBuffer(glEnum(GL_ARRAY_BUFFER), tileVertices)
+        corners.withUnsafeBytes { glBufferData(glEnum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STREAM_DRAW)) }
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, glEnum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        return rects.count * 6
     }
 
     /// Puts the kernel's weights in the buffer (unless it holds them already) and binds it to

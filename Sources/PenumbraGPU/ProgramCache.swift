@@ -100,9 +100,14 @@ final class ProgramCache {
     let specialises: Bool
     private var variants: [String: GLProgram] = [:]
 
+    /// Whether specialised programs read the byte table from a uniform block (software
+    /// rasterizers) rather than the texture (the generic programs always use the texture).
+    let lookupInUniforms: Bool
+
     /// `weightVec4s`: the length of blur.frag's weight block (GPUSharedObjects).
-    init(specialises: Bool = true, weightVec4s: Int) throws {
+    init(specialises: Bool = true, lookupInUniforms: Bool, weightVec4s: Int) throws {
         self.specialises = specialises
+        self.lookupInUniforms = lookupInUniforms
         composite = try ProgramCache.make("composite", [])
         caster = try ProgramCache.make("caster", [])
         blur = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s)])
@@ -111,14 +116,17 @@ final class ProgramCache {
     /// The composite program for a paint kind (paint.glsl's numbering) and a blend mode.
     func composite(paint: Int, mode: BlendMode) throws -> GLProgram {
         guard specialises else { return composite }
-        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0)])
+        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0)]
+                           + lookupDefines)
     }
 
     /// The shadow caster program for a paint kind.
     func caster(paint: Int) throws -> GLProgram {
         guard specialises else { return caster }
-        return try variant("caster", [("PAINT_KIND", paint)])
+        return try variant("caster", [("PAINT_KIND", paint)] + lookupDefines)
     }
+
+    private var lookupDefines: [(String, Int)] { lookupInUniforms ? [("LUT_UNIFORM", 1)] : [] }
 
     /// How many programs exist (generic and specialised).
     var count: Int { 3 + variants.count }
