@@ -18,6 +18,11 @@ uniform int uHasClip;
 uniform sampler2D uClip;
 uniform ivec4 uClipRect;
 uniform float uAlpha;
+// Whether the coverage is a packed shadow plane: a constant in a specialised program, else a uniform.
+#ifndef COVERAGE_PACKED
+uniform int uCoveragePacked;
+#define COVERAGE_PACKED uCoveragePacked
+#endif
 // The blend mode: a constant in a specialised program, else a uniform.
 #ifndef BLEND_MODE
 uniform int uMode;
@@ -29,7 +34,8 @@ out vec4 fragColor;
 void main() {
     ivec2 local = ivec2(gl_FragCoord.xy);
     ivec2 p = local + uFrameOrigin;
-    float coverage = uHasCoverage != 0 ? maskValue(uCoverage, uCoverageRect, p) : 1.0;
+    float coverage = uHasCoverage == 0 ? 1.0
+        : (COVERAGE_PACKED != 0 ? packedMaskValue(uCoverage, uCoverageRect, p) : maskValue(uCoverage, uCoverageRect, p));
     if (uHasClip != 0 && coverage > 0.0) coverage *= maskValue(uClip, uClipRect, p);
     if (!(coverage > 0.0)) discard;
     vec4 source = paintColor(p, coverage);

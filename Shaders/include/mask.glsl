@@ -20,6 +20,13 @@ float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
     return texelFetch(mask, q, 0).r;
 }
 
+// A shadow plane: four horizontally adjacent pixels per RGBA32F texel (caster.frag).
+float packedMaskValue(sampler2D mask, ivec4 rect, ivec2 p) {
+    ivec2 q = p - rect.xy;
+    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0.0;
+    return texelFetch(mask, ivec2(q.x >> 2, q.y), 0)[q.x & 3];
+}
+
 vec4 bytesToFloat(uvec4 b) {
     return vec4(byteFloat(b.r), byteFloat(b.g), byteFloat(b.b), byteFloat(b.a));
 }

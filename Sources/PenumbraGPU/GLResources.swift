@@ -3,7 +3,7 @@
 //
 // Every texture is sampled with texelFetch only (NEAREST, no mipmaps, so it is
 // complete). Coverage masks and shadow planes are R32F holding the CPU's Float
-// values bit for bit; images are RGBA8UI (exact bytes, GLImageCache); render
+// values bit for bit (planes four pixels to an RGBA32F texel); images are RGBA8UI (exact bytes, GLImageCache); render
 // targets (canvas, layers) are RGBA8 colour attachments. A surface may be
 // larger than asked for: each texture carries the rect it stands for, and
 // nothing reads beyond it. `mask(_:)` is the one place a CoverageMask is
@@ -61,11 +61,18 @@ extension GLLease {
         return cleared(surface, frame, clear)
     }
 
-    /// An R32F target over `rect` (a shadow plane), cleared to 0 over that rect.
+    /// A shadow plane over `rect`, four pixels to an RGBA32F texel along x (`planeTexels`
+    /// wide, one texel more than the pixels need, for the blur's reads past the edge), cleared
+    /// to +0. The texture's rect is `rect` in pixels.
     func planeTarget(rect: PixelRect, _ what: String) throws -> GLTarget {
-        let surface = try acquire(.plane, width: rect.width, height: rect.height, what)
-        return cleared(surface, rect, .zero)
+        let texels = GLLease.planeTexels(rect.width)
+        let surface = try acquire(.plane, width: texels, height: rect.height, what)
+        _ = cleared(surface, PixelRect(x: 0, y: 0, width: texels, height: rect.height), .zero)
+        return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: rect))
     }
+
+    /// The texel width of a plane `pixels` wide.
+    static func planeTexels(_ pixels: Int) -> Int { (pixels + 3) / 4 + 1 }
 
     /// Gives a finished target back before the render ends.
     func giveBack(_ target: GLTarget) { giveBack(target.surface) }

@@ -1,8 +1,8 @@
 // GLTexturePool: the renderer's textures and framebuffers, kept across ops
 // and renders instead of created and deleted for each.
 //
-// A surface is a texture of one kind (an RGBA8 target, an R32F mask or
-// plane, an RGBA8 destination copy, an RGBA32F stop table) with its storage
+// A surface is a texture of one kind (an RGBA8 target, an R32F mask, an
+// RGBA32F shadow plane, an RGBA8 destination copy, an RGBA32F stop table) with its storage
 // allocated once at a bucketed size (each side rounded up to a multiple of 64,
 // of 256 above 1024, never beyond the GPU's limit), and for target kinds the
 // framebuffer that draws into it (attached once). Users ask for at least
@@ -24,7 +24,7 @@ final class GLSurface {
         case copy
         /// R32F uploaded mask (coverage, clip).
         case mask
-        /// R32F render target: a shadow plane.
+        /// RGBA32F render target: a shadow plane, four pixels to a texel along x.
         case plane
         /// RGBA32F uploaded table (gradient stops).
         case table
@@ -45,14 +45,14 @@ final class GLSurface {
 }
 
 extension GLSurface.Kind {
-    var bytesPerTexel: Int { self == .table ? 16 : 4 }
+    var bytesPerTexel: Int { self == .table || self == .plane ? 16 : 4 }
     var isTarget: Bool { self == .color || self == .plane }
     /// (internal format, format, type) of glTexImage2D.
     var formats: (Int32, Int32, Int32) {
         switch self {
         case .color, .copy: return (GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE)
-        case .mask, .plane: return (GL_R32F, GL_RED, GL_FLOAT)
-        case .table: return (GL_RGBA32F, GL_RGBA, GL_FLOAT)
+        case .mask: return (GL_R32F, GL_RED, GL_FLOAT)
+        case .table, .plane: return (GL_RGBA32F, GL_RGBA, GL_FLOAT)
         }
     }
 }

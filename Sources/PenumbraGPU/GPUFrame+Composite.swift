@@ -9,8 +9,9 @@ import PenumbraCore
 
 extension GPUFrame {
     /// `tiles`: where the coverage can be non-zero (nil: anywhere in the region).
-    func composite(region: PixelRect, coverage: GLTexture?, tiles: CoverageTiles? = nil, clip: GLTexture?, paint: GPUPaint,
-                   alpha: Float, mode: BlendMode) throws {
+    /// `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
+    func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, tiles: CoverageTiles? = nil,
+                   clip: GLTexture?, paint: GPUPaint, alpha: Float, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
@@ -21,7 +22,7 @@ extension GPUFrame {
         glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
                             GLsizei(local.width), GLsizei(local.height))
 
-        let program = try programs.composite(paint: paint.kindIndex, mode: mode)
+        let program = try programs.composite(paint: paint.kindIndex, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
         program.set("uFrameOrigin", frame.x, frame.y)
         program.set("uRegionOrigin", local.x, local.y)
@@ -29,6 +30,7 @@ extension GPUFrame {
         bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
         program.set("uAlpha", alpha)
         program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
+        program.set("uCoveragePacked", packedCoverage)
         paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
         bindLookup()
         drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,

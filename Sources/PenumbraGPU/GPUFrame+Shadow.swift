@@ -1,11 +1,13 @@
 // Shadows on the GPU, exactly as CPURenderer+Shadow.swift: the caster alpha
 // (coverage of the geometry moved by the offset, from the shared Rasterizer,
 // times the paint's alpha sampled with the paint moved by the offset) is
-// rendered into an R32F plane over the shared ShadowPlan's rectangle (the
+// rendered into a plane over the shared ShadowPlan's rectangle (the
 // caster's bounds grown by the kernel radius), blurred by a horizontal then
 // a vertical pass of blur.frag (GaussianKernel's Float weights, summed in the
 // CPU's order), and composited as a fill of the shadow colour with
-// coverage = blurred alpha x clip. Both planes are the plan's rectangle with
+// coverage = blurred alpha x clip. Planes hold four horizontally adjacent
+// pixels per RGBA32F texel, so the blur reads four pixels per fetch and
+// writes four per fragment (blur.frag). Both planes are the plan's rectangle with
 // a border of `radius` zero texels around it (cleared, never drawn), so the
 // blur reads outside the plane as 0 without a bounds check per tap; the
 // border reads as coverage 0 in the composite, as outside a mask does.
@@ -22,42 +24,45 @@ extension GPUFrame {
         let plane = plan.plane, kernel = plan.kernel, offset = plan.offset, region = plan.compositeRegion
         let r = kernel.radius
         let padded = plane.grown(by: r)
-        // The plane's pixels inside the padded texture.
-        let inner = PixelRect(x: r, y: r, width: plane.width, height: plane.height)
+        let origin = (padded.x, padded.y)
+        // Every pass shades the texels holding the plane's pixels (or the occupied ones of them).
+        let texelWidth = GLLease.planeTexels(padded.width)
+        let inner = GPUFrame.texels(PixelRect(x: r, y: r, width: plane.width, height: plane.height))
+        func shade(_ program: GLProgram, _ tiles: CoverageTiles?) {
+            drawQuad(program, inner, targetWidth: texelWidth, targetHeight: padded.height,
+                     tiles: sparse(tiles, within: plane, origin: origin).map { $0.map(GPUFrame.texels) })
+        }
 
         // 1. Caster alpha.
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
         let caster = try plan.casterCoverage.map { try lease.mask($0) }
+        let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
         let program = try programs.caster(paint: paint.kindIndex)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
         program.set("uPlaneOrigin", padded.x, padded.y)
+        program.set("uPlaneRect", plane)
         bindMask(program, "uHasCoverage", "uCoverageRect", caster, unit: .coverage)
         // The paint's map starts at the plane's corner, as it always has: another origin would
         // round the Float map differently.
         paint.apply(to: program, origin: (plane.x, plane.y), offset: offset)
         bindLookup()
-        let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
-        let origin = (padded.x, padded.y)
-        drawQuad(program, inner, targetWidth: padded.width, targetHeight: padded.height,
-                 tiles: sparse(casterTiles, within: plane, origin: origin))
+        shade(program, casterTiles)
         if let caster { lease.giveBack(texture: caster.name) }
 
         // 2. Blur: horizontal into `middle`, vertical back into `alpha`.
         if r > 0 {
             let middle = try lease.planeTarget(rect: padded, "shadow blur plane")
             try shared.bindWeights(kernel)
-            let blur = programs.blur
-            glUseProgram(blur.name)
-            blur.set("uRadius", r)
-            let rowTiles = casterTiles?.dilated(dx: r, dy: 0), blurTiles = casterTiles?.dilated(dx: r, dy: r)
-            for (input, output, direction, tiles) in [(alpha, middle, (1, 0), rowTiles), (middle, alpha, (0, 1), blurTiles)] {
+            let passes = [(programs.blurX, alpha, middle, casterTiles?.dilated(dx: r, dy: 0)),
+                          (programs.blurY, middle, alpha, casterTiles?.dilated(dx: r, dy: r))]
+            for (blur, input, output, tiles) in passes {
+                glUseProgram(blur.name)
+                blur.set("uRadius", r)
                 glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer)
                 glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
                 glBindTexture(glEnum(GL_TEXTURE_2D), input.texture.name)
-                blur.set("uDirection", direction.0, direction.1)
-                drawQuad(blur, inner, targetWidth: padded.width, targetHeight: padded.height,
-                         tiles: sparse(tiles, within: plane, origin: origin))
+                shade(blur, tiles)
             }
             glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
             glBindTexture(glEnum(GL_TEXTURE_2D), 0)
@@ -68,9 +73,15 @@ extension GPUFrame {
         #endif
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
-        try composite(region: region, coverage: alpha.texture, tiles: casterTiles?.dilated(dx: r, dy: r), clip: clip?.texture,
-                      paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
+        try composite(region: region, coverage: alpha.texture, packedCoverage: true, tiles: casterTiles?.dilated(dx: r, dy: r),
+                      clip: clip?.texture, paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
                       mode: state.blendMode)
         lease.giveBack(alpha)
+    }
+
+    /// The texels (four pixels each along x) holding the pixels of `rect` (plane-local pixels).
+    static func texels(_ rect: PixelRect) -> PixelRect {
+        let first = rect.x >> 2, end = (rect.maxX + 3) >> 2
+        return PixelRect(x: first, y: rect.y, width: end - first, height: rect.height)
     }
 }

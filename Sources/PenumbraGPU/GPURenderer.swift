@@ -147,7 +147,7 @@ public final class GPURenderer: Renderer {
     /// Compiles nothing new: checks that every program compiled and linked on this context
     /// (they are built at init), returning their names.
     public func programNames() -> [String] {
-        [programs.composite.label, programs.caster.label, programs.blur.label]
+        [programs.composite.label, programs.caster.label, programs.blurX.label]
     }
 
     // MARK: GL helpers

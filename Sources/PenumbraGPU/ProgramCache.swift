@@ -90,12 +90,14 @@ final class GLProgram {
 /// sides of a uniform branch, and even a hardware GPU saves the registers). The arithmetic of
 /// the kept path is the same source text, so the pixels are the same as the generic
 /// program's (GPUProgramSpecialisationTests checks it bit for bit). At most 5 x 28 composite
-/// and 5 caster variants exist, so the cache needs no eviction.
+/// variants (plus 28 for shadows, whose coverage is a packed plane) and 5 caster variants
+/// exist, so the cache needs no eviction.
 final class ProgramCache {
     /// The generic programs (paint and mode as uniforms), compiled at init.
     let composite: GLProgram
     let caster: GLProgram
-    let blur: GLProgram
+    /// The blur's horizontal and vertical passes.
+    let blurX: GLProgram, blurY: GLProgram
     /// Whether draws use specialised variants (false: the generic programs, for comparison).
     let specialises: Bool
     private var variants: [String: GLProgram] = [:]
@@ -110,14 +112,16 @@ final class ProgramCache {
         self.lookupInUniforms = lookupInUniforms
         composite = try ProgramCache.make("composite", [])
         caster = try ProgramCache.make("caster", [])
-        blur = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s)])
+        blurX = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 0)])
+        blurY = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 1)])
     }
 
-    /// The composite program for a paint kind (paint.glsl's numbering) and a blend mode.
-    func composite(paint: Int, mode: BlendMode) throws -> GLProgram {
+    /// The composite program for a paint kind (paint.glsl's numbering), a blend mode, and a
+    /// coverage that is a packed shadow plane or not.
+    func composite(paint: Int, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
         guard specialises else { return composite }
-        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0)]
-                           + lookupDefines)
+        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0),
+                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
     }
 
     /// The shadow caster program for a paint kind.
@@ -129,7 +133,7 @@ final class ProgramCache {
     private var lookupDefines: [(String, Int)] { lookupInUniforms ? [("LUT_UNIFORM", 1)] : [] }
 
     /// How many programs exist (generic and specialised).
-    var count: Int { 3 + variants.count }
+    var count: Int { 4 + variants.count }
 
     private func variant(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
         let key = name + defines.map { " \($0.0)=\($0.1)" }.joined()
