@@ -31,7 +31,9 @@ struct GLTarget {
 
 extension GLLease {
     /// A coverage mask as an R32F texture on the device grid: the one upload of a CoverageMask.
-    func mask(_ mask: CoverageMask) throws -> GLTexture {
+    /// With `only` (device-grid rectangles within the mask's region), only those pixels are
+    /// uploaded: the caller reads nothing else (the texture elsewhere holds stale values).
+    func mask(_ mask: CoverageMask, only rects: [PixelRect]? = nil) throws -> GLTexture {
         let rect = mask.region
         if rect.isEmpty {
             var zero: Float = 0
@@ -40,8 +42,20 @@ extension GLLease {
             return GLTexture(name: surface.name, rect: rect)
         }
         let surface = try acquire(.mask, width: rect.width, height: rect.height, "a coverage mask")
-        mask.values.withUnsafeBytes {
-            upload(surface, width: rect.width, height: rect.height, format: GL_RED, type: GL_FLOAT, $0.baseAddress)
+        mask.values.withUnsafeBytes { values in
+            guard let rects else {
+                upload(surface, width: rect.width, height: rect.height, format: GL_RED, type: GL_FLOAT, values.baseAddress)
+                return
+            }
+            glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
+            glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
+            glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), GLint(rect.width))
+            for r in rects {
+                let x = r.x - rect.x, y = r.y - rect.y
+                glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(x), GLint(y), GLsizei(r.width), GLsizei(r.height), glEnum(GL_RED),
+                                glEnum(GL_FLOAT), values.baseAddress! + (y * rect.width + x) * 4)
+            }
+            glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
         }
         return GLTexture(name: surface.name, rect: rect)
     }

@@ -1,6 +1,8 @@
-// The composite pass: one quad over the op's region of the current target.
-// The region's destination pixels are first copied into an RGBA8 texture
-// from the pool (glCopyTexSubImage2D; given back after the draw), then composite.frag computes, per pixel,
+// The composite pass: one quad over the op's region of the current target,
+// or, for a sparse mask, the rectangles of its occupied tiles (CoverageTiles).
+// The destination pixels under them are first copied into an RGBA8 texture
+// from the pool (glCopyTexSubImage2D; given back after the draw), placed as
+// the region is, then composite.frag computes, per pixel,
 // coverage (geometry mask x clip mask), paint, blend and rounding, and writes
 // the result with blending disabled. Pixels with zero coverage are discarded
 // (left as they were), as the CPU skips them.
@@ -8,9 +10,10 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    /// `tiles`: where the coverage can be non-zero (nil: anywhere in the region).
-    /// `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
-    func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, tiles: CoverageTiles? = nil,
+    /// `rects` (device grid, within the region): the only pixels where the coverage can be
+    /// non-zero (nil: anywhere in the region). `packedCoverage`: the coverage is a shadow
+    /// plane, four pixels to a texel.
+    func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
                    clip: GLTexture?, paint: GPUPaint, alpha: Float, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
@@ -19,8 +22,10 @@ extension GPUFrame {
         defer { lease.giveBack(copy) }
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.destination.rawValue))
         glBindTexture(glEnum(GL_TEXTURE_2D), copy.name)
-        glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
-                            GLsizei(local.width), GLsizei(local.height))
+        for r in rects ?? [region] {
+            glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - region.x), GLint(r.y - region.y),
+                                GLint(r.x - frame.x), GLint(r.y - frame.y), GLsizei(r.width), GLsizei(r.height))
+        }
 
         let program = try programs.composite(paint: paint.kindIndex, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
@@ -34,7 +39,7 @@ extension GPUFrame {
         paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
         bindLookup()
         drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,
-                 tiles: sparse(tiles, within: region, origin: (frame.x, frame.y)))
+                 tiles: rects.map { GPUFrame.shifted($0, by: (frame.x, frame.y)) })
     }
 
     /// Binds a mask texture (or none) to its unit and sets its flag and rect.
@@ -70,13 +75,17 @@ extension GPUFrame {
         }
     }
 
-    /// The occupied tiles of `tiles` within `region` in target pixels, or nil (draw the whole
+    /// The rectangles (device grid) of the occupied tiles within `region`, or nil (the whole
     /// region) when they cover `sparseLimit` of it or more (nothing much to skip).
-    func sparse(_ tiles: CoverageTiles?, within region: PixelRect, origin: (x: Int, y: Int)) -> [PixelRect]? {
+    func occupied(_ tiles: CoverageTiles?, within region: PixelRect) -> [PixelRect]? {
         guard let tiles else { return nil }
         let rects = tiles.rects(within: region)
         let area = rects.reduce(0) { $0 + $1.area }
-        guard Double(area) < sparseLimit * Double(region.area) else { return nil }
-        return rects.map { PixelRect(x: $0.x - origin.x, y: $0.y - origin.y, width: $0.width, height: $0.height) }
+        return Double(area) < sparseLimit * Double(region.area) ? rects : nil
+    }
+
+    /// The rectangles moved so that `origin` becomes (0, 0): device grid to target pixels.
+    static func shifted(_ rects: [PixelRect], by origin: (x: Int, y: Int)) -> [PixelRect] {
+        rects.map { PixelRect(x: $0.x - origin.x, y: $0.y - origin.y, width: $0.width, height: $0.height) }
     }
 }

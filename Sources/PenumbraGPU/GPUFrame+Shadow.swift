@@ -30,13 +30,14 @@ extension GPUFrame {
         let inner = GPUFrame.texels(PixelRect(x: r, y: r, width: plane.width, height: plane.height))
         func shade(_ program: GLProgram, _ tiles: CoverageTiles?) {
             drawQuad(program, inner, targetWidth: texelWidth, targetHeight: padded.height,
-                     tiles: sparse(tiles, within: plane, origin: origin).map { $0.map(GPUFrame.texels) })
+                     tiles: occupied(tiles, within: plane).map { GPUFrame.shifted($0, by: origin).map(GPUFrame.texels) })
         }
 
         // 1. Caster alpha.
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
-        let caster = try plan.casterCoverage.map { try lease.mask($0) }
         let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
+        // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
+        let caster = try plan.casterCoverage.map { try lease.mask($0) }
         let program = try programs.caster(paint: paint.kindIndex)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
@@ -73,7 +74,8 @@ extension GPUFrame {
         #endif
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
-        try composite(region: region, coverage: alpha.texture, packedCoverage: true, tiles: casterTiles?.dilated(dx: r, dy: r),
+        try composite(region: region, coverage: alpha.texture, packedCoverage: true,
+                      rects: occupied(casterTiles?.dilated(dx: r, dy: r), within: region),
                       clip: clip?.texture, paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
                       mode: state.blendMode)
         lease.giveBack(alpha)

@@ -84,8 +84,9 @@ final class GPUFrame {
             try drawShadow(plan, shadow.color, paint, state, clip: clip)
         }
         guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.mask.region) else { return }
-        let coverage = try plan.coverage.map { try lease.mask($0) }
-        try composite(region: plan.region, coverage: coverage, tiles: plan.coverage.map(CoverageTiles.init), clip: clip?.texture,
+        let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
+        let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
+        try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
                       paint: paint, alpha: Float(state.alpha), mode: state.blendMode)
         if let coverage { lease.giveBack(texture: coverage.name) }
     }
