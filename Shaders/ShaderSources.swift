@@ -27,9 +27,17 @@ public enum ShaderSources {
     public static var vertex: String { assemble("//! include header.glsl\n" + (files["quad.vert.glsl"] ?? "")) }
 
     /// The fragment shader `name` (`composite`, `caster`, `blur`) with its snippets included;
-    /// nil for an unknown name.
-    public static func fragment(_ name: String) -> String? {
-        files["\(name).frag.glsl"].map(assemble)
+    /// nil for an unknown name. `defines` become `#define NAME VALUE` lines right after the
+    /// `#version` line (a specialised program: e.g. PAINT_KIND and BLEND_MODE as constants).
+    public static func fragment(_ name: String, defines: [(String, Int)] = []) -> String? {
+        files["\(name).frag.glsl"].map { withDefines(assemble($0), defines) }
+    }
+
+    /// Inserts the defines after the first line (the `#version` line).
+    static func withDefines(_ source: String, _ defines: [(String, Int)]) -> String {
+        guard !defines.isEmpty, let end = source.firstIndex(of: "\n") else { return source }
+        let lines = defines.map { "#define \($0.0) \($0.1)\n" }.joined()
+        return String(source[...end]) + lines + String(source[source.index(after: end)...])
     }
 
     /// Replaces each `//! include NAME` line by that file's text. The `#version` line must come

@@ -1,8 +1,18 @@
 // mask: coverage masks are R32F textures placed on the device grid by a rect
-// (x, y, width, height); texelFetch only, 0 outside the rect. uLUT converts
-// bytes to Float exactly as the CPU does (b / 255, the core's unitTexel), for
-// the composite's destination read and for image and layer texels alike.
+// (x, y, width, height); texelFetch only, 0 outside the rect. A lookup table
+// converts bytes to Float exactly as the CPU does (b / 255, the core's
+// unitTexel, computed on the CPU), for the composite's destination read and
+// for image and layer texels alike. It is a 256-texel texture (uLUT), or with
+// LUT_UNIFORM a uniform block: a plain memory load where a software
+// rasterizer's texelFetch is costly (a GPU serialises divergent uniform
+// indexing, so hardware keeps the texture). Same Floats either way.
+#ifdef LUT_UNIFORM
+layout(std140, binding = 1) uniform ByteFloats { vec4 uLUT4[64]; };
+float byteFloat(uint b) { return uLUT4[b >> 2u][b & 3u]; }
+#else
 uniform sampler2D uLUT;
+float byteFloat(uint b) { return texelFetch(uLUT, ivec2(int(b), 0), 0).r; }
+#endif
 
 float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
     ivec2 q = p - rect.xy;
@@ -10,9 +20,15 @@ float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
     return texelFetch(mask, q, 0).r;
 }
 
+// A shadow plane: four horizontally adjacent pixels per RGBA32F texel (caster.frag).
+float packedMaskValue(sampler2D mask, ivec4 rect, ivec2 p) {
+    ivec2 q = p - rect.xy;
+    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0.0;
+    return texelFetch(mask, ivec2(q.x >> 2, q.y), 0)[q.x & 3];
+}
+
 vec4 bytesToFloat(uvec4 b) {
-    return vec4(texelFetch(uLUT, ivec2(int(b.r), 0), 0).r, texelFetch(uLUT, ivec2(int(b.g), 0), 0).r,
-                texelFetch(uLUT, ivec2(int(b.b), 0), 0).r, texelFetch(uLUT, ivec2(int(b.a), 0), 0).r);
+    return vec4(byteFloat(b.r), byteFloat(b.g), byteFloat(b.b), byteFloat(b.a));
 }
 
 // An RGBA8 (unorm) texel back to its byte values: exact for any conversion within half a level.

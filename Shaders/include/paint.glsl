@@ -12,7 +12,12 @@
 // fraction (bilinear only when the fraction is non-zero), 0 outside.
 // A gradient side that draws nothing sets the coverage to 0.
 
-uniform int uPaintKind;            // 0 solid, 1 image, 2 linear, 3 radial, 4 layer
+// 0 solid, 1 image, 2 linear, 3 radial, 4 layer: a constant in a specialised program (the
+// compiler drops the other paints), else a uniform.
+#ifndef PAINT_KIND
+uniform int uPaintKind;
+#define PAINT_KIND uPaintKind
+#endif
 uniform vec4 uSolid;
 uniform ivec2 uPaintOrigin;
 uniform vec2 uMap0;
@@ -127,20 +132,20 @@ vec4 layerTexel(ivec2 q) {
 
 // The paint at device pixel p; may set coverage to 0 where a gradient draws nothing.
 vec4 paintColor(ivec2 p, inout float coverage) {
-    if (uPaintKind == 0) return uSolid;
+    if (PAINT_KIND == 0) return uSolid;
     vec2 rel = vec2(p - uPaintOrigin);
     precise vec2 value = uMap0 + uMapX * rel.x + uMapY * rel.y;
-    if (uPaintKind == 1) {
+    if (PAINT_KIND == 1) {
         vec4 c = imageBilinear(axisSample(0, value.x), axisSample(1, value.y));
         if (uHasTint != 0) { precise vec4 tinted = uTint * c.w; return tinted; }
         return c;
     }
-    if (uPaintKind == 2) {
+    if (PAINT_KIND == 2) {
         float t = value.x;
         if (!gradientDraws(t)) { coverage = 0.0; return vec4(0.0); }
         return gradientColor(min(1.0, max(0.0, t)));
     }
-    if (uPaintKind == 3) {
+    if (PAINT_KIND == 3) {
         float t;
         if (!radialParameter(value, t)) { coverage = 0.0; return vec4(0.0); }
         return gradientColor(min(1.0, max(0.0, t)));

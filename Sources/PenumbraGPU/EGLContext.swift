@@ -9,7 +9,11 @@
 // eglGetProcAddress and cast to @convention(c) function types. A failure
 // throws an error naming every platform tried and the EGL error codes.
 // A context is owned by one thread: GL is single-threaded per context.
+// EGL hands every caller the same display for a device, and eglTerminate
+// ends every context on it, so displays are counted: the last context on a
+// display terminates it (two renderers in one process stay independent).
 import CEGL
+import Foundation
 import PenumbraCore
 
 /// Why no headless EGL / GLES 3 context could be made: each attempt and its EGL error.
@@ -72,8 +76,7 @@ final class EGLHeadlessContext {
                 attempts.append("\(name): no display (\(EGLHeadlessContext.lastError()))")
                 continue
             }
-            var major: EGLint = 0, minor: EGLint = 0
-            guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else {
+            guard DisplayUsers.retain(display) else {
                 attempts.append("\(name): eglInitialize failed (\(EGLHeadlessContext.lastError()))")
                 continue
             }
@@ -84,16 +87,39 @@ final class EGLHeadlessContext {
                 return
             } catch let error as EGLStepFailure {
                 attempts.append("\(name): \(error.message)")
-                eglTerminate(display)
+                DisplayUsers.release(display)
             }
         }
         throw EGLUnavailable(attempts: attempts)
     }
 
     deinit {
-        eglMakeCurrent(display, nil, nil, nil)
+        if eglGetCurrentContext() == context { eglMakeCurrent(display, nil, nil, nil) }
         eglDestroyContext(display, context)
-        eglTerminate(display)
+        DisplayUsers.release(display)
+    }
+
+    /// How many contexts of this process use each initialised display.
+    private enum DisplayUsers {
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var counts: [UnsafeMutableRawPointer: Int] = [:]
+
+        /// Initialises the display for one more user; false when eglInitialize fails.
+        static func retain(_ display: EGLDisplay) -> Bool {
+            lock.lock(); defer { lock.unlock() }
+            var major: EGLint = 0, minor: EGLint = 0
+            guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else { return false }
+            counts[display, default: 0] += 1
+            return true
+        }
+
+        /// One user fewer; the last one terminates the display.
+        static func release(_ display: EGLDisplay) {
+            lock.lock(); defer { lock.unlock() }
+            let left = (counts[display] ?? 1) - 1
+            counts[display] = left > 0 ? left : nil
+            if left <= 0 { eglTerminate(display) }
+        }
     }
 
     /// Makes this context current on the calling thread.

@@ -1,11 +1,13 @@
-// GLResources: textures and framebuffers of one render, on the device grid.
+// GLResources: what a render draws with, on the device grid, taken from the
+// renderer's pool (GLTexturePool) through the render's lease.
 //
 // Every texture is sampled with texelFetch only (NEAREST, no mipmaps, so it is
-// complete). Coverage masks, shadow planes and blur weights are R32F holding
-// the CPU's Float values bit for bit; images are RGBA8UI (exact bytes);
-// render targets (canvas, layers) are RGBA8 colour attachments. `GLResourcePool`
-// records every name it creates so that a render deletes all of them before it
-// returns (resource hygiene), whatever path it leaves by.
+// complete). Coverage masks and shadow planes are R32F holding the CPU's Float
+// values bit for bit (planes four pixels to an RGBA32F texel); images are RGBA8UI (exact bytes, GLImageCache); render
+// targets (canvas, layers) are RGBA8 colour attachments. A surface may be
+// larger than asked for: each texture carries the rect it stands for, and
+// nothing reads beyond it. `mask(_:)` is the one place a CoverageMask is
+// uploaded.
 import CEGL
 import PenumbraCore
 
@@ -19,130 +21,87 @@ struct GLTexture {
     let rect: PixelRect
 }
 
-/// An RGBA8 render target (the canvas or a layer) and its framebuffer.
+/// A render target (the canvas, a layer, a shadow plane) and its framebuffer.
 struct GLTarget {
+    let surface: GLSurface
     let texture: GLTexture
-    let framebuffer: GLuint
+    var framebuffer: GLuint { surface.framebuffer }
     var frame: PixelRect { texture.rect }
 }
 
-/// The textures and framebuffers created during one render; `releaseAll` deletes them.
-final class GLResourcePool {
-    private var textures: [GLuint] = []
-    private var framebuffers: [GLuint] = []
-    /// The largest texture and renderbuffer side the context accepts.
-    let maxSize: Int
-
-    init(maxSize: Int) { self.maxSize = maxSize }
-
-    /// Throws `BackendUnavailable` when a target of this size cannot exist on this GPU.
-    func checkSize(_ width: Int, _ height: Int, _ what: String) throws {
-        guard width <= maxSize, height <= maxSize else {
-            throw BackendUnavailable("\(what) of \(width)x\(height) pixels exceeds the GPU's maximum texture size \(maxSize)")
-        }
-    }
-
-    /// A new texture with storage and NEAREST filtering; `data` may be nil.
-    func texture(width: Int, height: Int, internalFormat: Int32, format: Int32, type: Int32,
-                 data: UnsafeRawPointer?) -> GLuint {
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        textures.append(name)
-        glBindTexture(glEnum(GL_TEXTURE_2D), name)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
-        glTexImage2D(glEnum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(max(1, width)), GLsizei(max(1, height)), 0,
-                     glEnum(format), glEnum(type), data)
-        return name
-    }
-
-    /// An R32F texture of Float values over `rect` (row-major, `rect.area` values).
-    func floatTexture(_ values: [Float], rect: PixelRect) throws -> GLTexture {
-        try checkSize(rect.width, rect.height, "a coverage mask")
+extension GLLease {
+    /// A coverage mask as an R32F texture on the device grid: the one upload of a CoverageMask.
+    /// With `only` (device-grid rectangles within the mask's region), only those pixels are
+    /// uploaded: the caller reads nothing else (the texture elsewhere holds stale values).
+    func mask(_ mask: CoverageMask, only rects: [PixelRect]? = nil) throws -> GLTexture {
+        let rect = mask.region
         if rect.isEmpty {
             var zero: Float = 0
-            return GLTexture(name: texture(width: 1, height: 1, internalFormat: GL_R32F, format: GL_RED, type: GL_FLOAT,
-                                           data: &zero), rect: rect)
+            let surface = try acquire(.mask, width: 1, height: 1, "a coverage mask")
+            upload(surface, width: 1, height: 1, format: GL_RED, type: GL_FLOAT, &zero)
+            return GLTexture(name: surface.name, rect: rect)
         }
-        let name = values.withUnsafeBytes {
-            texture(width: rect.width, height: rect.height, internalFormat: GL_R32F, format: GL_RED, type: GL_FLOAT,
-                    data: $0.baseAddress)
+        let surface = try acquire(.mask, width: rect.width, height: rect.height, "a coverage mask")
+        guard let rects else {
+            mask.denseValues().withUnsafeBytes {
+                upload(surface, width: rect.width, height: rect.height, format: GL_RED, type: GL_FLOAT, $0.baseAddress)
+            }
+            return GLTexture(name: surface.name, rect: rect)
         }
-        return GLTexture(name: name, rect: rect)
+        glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
+        glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
+        for r in rects {
+            mask.denseValues(in: r).withUnsafeBytes { values in
+                glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - rect.x), GLint(r.y - rect.y), GLsizei(r.width),
+                                GLsizei(r.height), glEnum(GL_RED), glEnum(GL_FLOAT), values.baseAddress)
+            }
+        }
+        return GLTexture(name: surface.name, rect: rect)
     }
 
-    /// A coverage mask as an R32F texture on the device grid.
-    func mask(_ mask: CoverageMask) throws -> GLTexture { try floatTexture(mask.denseValues(), rect: mask.region) }
-
-    /// An RGBA32F texture of `width x rows` colours (gradient stops).
-    func colorTexture(_ values: [SIMD4<Float>], width: Int, rows: Int) -> GLuint {
+    /// An RGBA32F table of `width x rows` colours (gradient stops), texel (0, 0) at the origin.
+    func table(_ values: [SIMD4<Float>], width: Int, rows: Int) throws -> GLTexture {
+        let surface = try acquire(.table, width: width, height: rows, "a gradient stop table")
         values.withUnsafeBytes {
-            texture(width: width, height: rows, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT,
-                    data: $0.baseAddress)
+            upload(surface, width: width, height: rows, format: GL_RGBA, type: GL_FLOAT, $0.baseAddress)
         }
+        return GLTexture(name: surface.name, rect: PixelRect(x: 0, y: 0, width: width, height: rows))
     }
 
-    /// A bitmap's bytes as an RGBA8UI texture (read as exact integers).
-    func image(_ bitmap: Bitmap) throws -> GLuint {
-        try checkSize(bitmap.width, bitmap.height, "an image")
-        return bitmap.pixels.withUnsafeBytes {
-            texture(width: bitmap.width, height: bitmap.height, internalFormat: GL_RGBA8UI, format: GL_RGBA_INTEGER,
-                    type: GL_UNSIGNED_BYTE, data: $0.baseAddress)
-        }
+    /// An RGBA8 target over `frame`, cleared to transparent (or to `clear`) over that frame.
+    func colorTarget(frame: PixelRect, _ what: String, clear: SIMD4<Float> = .zero) throws -> GLTarget {
+        let surface = try acquire(.color, width: frame.width, height: frame.height, what)
+        return cleared(surface, frame, clear)
     }
 
-    /// A framebuffer with `texture` as its only colour attachment; throws when incomplete.
-    func framebuffer(for texture: GLuint, _ what: String) throws -> GLuint {
-        var name: GLuint = 0
-        glGenFramebuffers(1, &name)
-        framebuffers.append(name)
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), name)
-        glFramebufferTexture2D(glEnum(GL_FRAMEBUFFER), glEnum(GL_COLOR_ATTACHMENT0), glEnum(GL_TEXTURE_2D), texture, 0)
-        let status = glCheckFramebufferStatus(glEnum(GL_FRAMEBUFFER))
-        guard status == glEnum(GL_FRAMEBUFFER_COMPLETE) else {
-            throw RenderError("GPU: the \(what) framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
-        }
-        return name
+    /// A shadow plane over `rect`, four pixels to an RGBA32F texel along x (`planeTexels`
+    /// wide, one texel more than the pixels need, for the blur's reads past the edge), cleared
+    /// to +0. The texture's rect is `rect` in pixels.
+    func planeTarget(rect: PixelRect, _ what: String) throws -> GLTarget {
+        let texels = GLLease.planeTexels(rect.width)
+        let surface = try acquire(.plane, width: texels, height: rect.height, what)
+        _ = cleared(surface, PixelRect(x: 0, y: 0, width: texels, height: rect.height), .zero)
+        return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: rect))
     }
 
-    /// A cleared RGBA8 target over `frame`.
-    func rgbaTarget(frame: PixelRect, _ what: String) throws -> GLTarget {
-        try checkSize(frame.width, frame.height, what)
-        let name = texture(width: frame.width, height: frame.height, internalFormat: GL_RGBA8, format: GL_RGBA,
-                           type: GL_UNSIGNED_BYTE, data: nil)
-        let fbo = try framebuffer(for: name, what)
-        glClearColor(0, 0, 0, 0)
-        glDisable(glEnum(GL_SCISSOR_TEST))
+    /// The texel width of a plane `pixels` wide.
+    static func planeTexels(_ pixels: Int) -> Int { (pixels + 3) / 4 + 1 }
+
+    /// Gives a finished target back before the render ends.
+    func giveBack(_ target: GLTarget) { giveBack(target.surface) }
+
+    private func cleared(_ surface: GLSurface, _ rect: PixelRect, _ color: SIMD4<Float>) -> GLTarget {
+        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), surface.framebuffer)
+        glClearColor(color.x, color.y, color.z, color.w)
+        glEnable(glEnum(GL_SCISSOR_TEST))
+        glScissor(0, 0, GLsizei(max(1, rect.width)), GLsizei(max(1, rect.height)))
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        return GLTarget(texture: GLTexture(name: name, rect: frame), framebuffer: fbo)
+        return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: rect))
     }
 
-    /// An R32F render target over `rect` (a shadow plane), contents undefined until drawn.
-    func floatTarget(rect: PixelRect, _ what: String) throws -> GLTarget {
-        try checkSize(rect.width, rect.height, what)
-        let name = texture(width: rect.width, height: rect.height, internalFormat: GL_R32F, format: GL_RED,
-                           type: GL_FLOAT, data: nil)
-        return GLTarget(texture: GLTexture(name: name, rect: rect), framebuffer: try framebuffer(for: name, what))
+    private func upload(_ surface: GLSurface, width: Int, height: Int, format: Int32, type: Int32, _ data: UnsafeRawPointer?) {
+        glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
+        glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
+        glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), glEnum(format), glEnum(type), data)
     }
-
-    /// Deletes one texture now (large intermediate planes) instead of at the end.
-    func release(texture: GLuint) {
-        var name = texture
-        glDeleteTextures(1, &name)
-        textures.removeAll { $0 == texture }
-    }
-
-    /// Deletes every texture and framebuffer this pool created.
-    func releaseAll() {
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), 0)
-        if !framebuffers.isEmpty { glDeleteFramebuffers(GLsizei(framebuffers.count), framebuffers) }
-        if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
-        framebuffers.removeAll(); textures.removeAll()
-    }
-
-    /// Textures and framebuffers currently alive (for tests of resource hygiene).
-    var liveCount: Int { textures.count + framebuffers.count }
 }

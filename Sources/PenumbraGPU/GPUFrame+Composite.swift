@@ -1,6 +1,8 @@
-// The composite pass: one quad over the op's region of the current target.
-// The region's destination pixels are first copied into a scratch RGBA8
-// texture (glCopyTexSubImage2D), then composite.frag computes, per pixel,
+// The composite pass: one quad over the op's region of the current target,
+// or, for a sparse mask, the rectangles of its occupied tiles (CoverageTiles).
+// The destination pixels under them are first copied into an RGBA8 texture
+// from the pool (glCopyTexSubImage2D; given back after the draw), placed as
+// the region is, then composite.frag computes, per pixel,
 // coverage (geometry mask x clip mask), paint, blend and rounding, and writes
 // the result with blending disabled. Pixels with zero coverage are discarded
 // (left as they were), as the CPU skips them.
@@ -8,18 +10,24 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    func composite(region: PixelRect, coverage: GLTexture?, clip: GLTexture?, paint: GPUPaint, alpha: Float,
-                   mode: BlendMode) throws {
+    /// `rects` (device grid, within the region): the only pixels where the coverage can be
+    /// non-zero (nil: anywhere in the region). `packedCoverage`: the coverage is a shadow
+    /// plane, four pixels to a texel.
+    func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
+                   clip: GLTexture?, paint: GPUPaint, alpha: Float, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
-        let copy = scratchTexture(width: region.width, height: region.height)
+        let copy = try lease.acquire(.copy, width: region.width, height: region.height, "a destination copy")
+        defer { lease.giveBack(copy) }
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.destination.rawValue))
-        glBindTexture(glEnum(GL_TEXTURE_2D), copy)
-        glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLint(local.x), GLint(local.y),
-                            GLsizei(local.width), GLsizei(local.height))
+        glBindTexture(glEnum(GL_TEXTURE_2D), copy.name)
+        for r in rects ?? [region] {
+            glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - region.x), GLint(r.y - region.y),
+                                GLint(r.x - frame.x), GLint(r.y - frame.y), GLsizei(r.width), GLsizei(r.height))
+        }
 
-        let program = programs.composite
+        let program = try programs.composite(paint: paint.kindIndex, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
         program.set("uFrameOrigin", frame.x, frame.y)
         program.set("uRegionOrigin", local.x, local.y)
@@ -27,9 +35,11 @@ extension GPUFrame {
         bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
         program.set("uAlpha", alpha)
         program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
+        program.set("uCoveragePacked", packedCoverage)
         paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
         bindLookup()
-        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height)
+        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,
+                 tiles: rects.map { GPUFrame.shifted($0, by: (frame.x, frame.y)) })
     }
 
     /// Binds a mask texture (or none) to its unit and sets its flag and rect.
@@ -42,28 +52,40 @@ extension GPUFrame {
 
     func bindLookup() {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.lookup.rawValue))
-        glBindTexture(glEnum(GL_TEXTURE_2D), lookup)
+        glBindTexture(glEnum(GL_TEXTURE_2D), shared.lookup)
     }
 
-    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it.
-    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int) {
+    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it;
+    /// with `tiles` (target pixels, within `rect`), only those rectangles.
+    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int, tiles: [PixelRect]? = nil) {
         program.set("uQuad", SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)))
         program.set("uTargetSize", Float(targetWidth), Float(targetHeight))
         glViewport(0, 0, GLsizei(targetWidth), GLsizei(targetHeight))
         glEnable(glEnum(GL_SCISSOR_TEST))
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
         glDisable(glEnum(GL_BLEND))
-        glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+        if let tiles {
+            program.set("uFromAttribute", 1)
+            let count = shared.loadTiles(tiles)
+            glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count))
+            glDisableVertexAttribArray(0)
+            program.set("uFromAttribute", 0)
+        } else {
+            glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+        }
     }
 
-    /// The scratch texture for destination copies, at least `width x height`.
-    private func scratchTexture(width: Int, height: Int) -> GLuint {
-        if let s = scratch, s.width >= width, s.height >= height { return s.name }
-        let w = max(width, scratch?.width ?? 0), h = max(height, scratch?.height ?? 0)
-        if let s = scratch { pool.release(texture: s.name) }
-        let name = pool.texture(width: w, height: h, internalFormat: GL_RGBA8, format: GL_RGBA, type: GL_UNSIGNED_BYTE,
-                                data: nil)
-        scratch = (name, w, h)
-        return name
+    /// The rectangles (device grid) of the occupied tiles within `region`, or nil (the whole
+    /// region) when they cover `sparseLimit` of it or more (nothing much to skip).
+    func occupied(_ tiles: CoverageTiles?, within region: PixelRect) -> [PixelRect]? {
+        guard let tiles else { return nil }
+        let rects = tiles.rects(within: region)
+        let area = rects.reduce(0) { $0 + $1.area }
+        return Double(area) < sparseLimit * Double(region.area) ? rects : nil
+    }
+
+    /// The rectangles moved so that `origin` becomes (0, 0): device grid to target pixels.
+    static func shifted(_ rects: [PixelRect], by origin: (x: Int, y: Int)) -> [PixelRect] {
+        rects.map { PixelRect(x: $0.x - origin.x, y: $0.y - origin.y, width: $0.width, height: $0.height) }
     }
 }

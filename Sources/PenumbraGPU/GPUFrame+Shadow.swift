@@ -1,10 +1,20 @@
 // Shadows on the GPU, exactly as CPURenderer+Shadow.swift: the caster alpha
 // (coverage of the geometry moved by the offset, from the shared Rasterizer,
 // times the paint's alpha sampled with the paint moved by the offset) is
-// rendered into an R32F plane over the shared ShadowPlan's rectangle, blurred
-// by a horizontal then a vertical pass of blur.frag (GaussianKernel's Float
-// weights in an R32F texture, summed in the CPU's order), and composited as a
-// fill of the shadow colour with coverage = blurred alpha x clip.
+// rendered into a plane over the shared ShadowPlan's rectangle (the
+// caster's bounds grown by the kernel radius), blurred by a horizontal then
+// a vertical pass of blur.frag (GaussianKernel's Float weights, summed in the
+// CPU's order), and composited as a fill of the shadow colour with
+// coverage = blurred alpha x clip. Planes hold four horizontally adjacent
+// pixels per RGBA32F texel, so the blur reads four pixels per fetch and
+// writes four per fragment (blur.frag). Both planes are the plan's rectangle with
+// a border of `radius` zero texels around it (cleared, never drawn), so the
+// blur reads outside the plane as 0 without a bounds check per tap; the
+// border reads as coverage 0 in the composite, as outside a mask does.
+// With a caster mask, each pass shades only the tiles that can be non-zero
+// (CoverageTiles): the caster's, grown by the radius along x for the
+// horizontal pass and along both axes for the vertical pass and the
+// composite; everything else stays the cleared +0.
 import CEGL
 import PenumbraCore
 
@@ -12,52 +22,68 @@ extension GPUFrame {
     func drawShadow(_ plan: ShadowPlan, _ color: Color, _ paint: GPUPaint, _ state: CompositeState,
                     clip: GPUClip?) throws {
         let plane = plan.plane, kernel = plan.kernel, offset = plan.offset, region = plan.compositeRegion
-        let casterMask = plan.casterCoverage
+        let r = kernel.radius
+        let padded = plane.grown(by: r)
+        let origin = (padded.x, padded.y)
+        // Every pass shades the texels holding the plane's pixels (or the occupied ones of them).
+        let texelWidth = GLLease.planeTexels(padded.width)
+        let inner = GPUFrame.texels(PixelRect(x: r, y: r, width: plane.width, height: plane.height))
+        func shade(_ program: GLProgram, _ tiles: CoverageTiles?) {
+            drawQuad(program, inner, targetWidth: texelWidth, targetHeight: padded.height,
+                     tiles: occupied(tiles, within: plane).map { GPUFrame.shifted($0, by: origin).map(GPUFrame.texels) })
+        }
 
         // 1. Caster alpha.
-        let alpha = try pool.floatTarget(rect: plane, "shadow plane")
-        let caster = try casterMask.map { try pool.mask($0) }
-        let program = programs.caster
+        let alpha = try lease.planeTarget(rect: padded, "shadow plane")
+        let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
+        // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
+        let caster = try plan.casterCoverage.map { try lease.mask($0) }
+        let program = try programs.caster(paint: paint.kindIndex)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
-        program.set("uPlaneOrigin", plane.x, plane.y)
+        program.set("uPlaneOrigin", padded.x, padded.y)
+        program.set("uPlaneRect", plane)
         bindMask(program, "uHasCoverage", "uCoverageRect", caster, unit: .coverage)
+        // The paint's map starts at the plane's corner, as it always has: another origin would
+        // round the Float map differently.
         paint.apply(to: program, origin: (plane.x, plane.y), offset: offset)
         bindLookup()
-        let whole = PixelRect(x: 0, y: 0, width: plane.width, height: plane.height)
-        drawQuad(program, whole, targetWidth: plane.width, targetHeight: plane.height)
-        if let caster { pool.release(texture: caster.name) }
+        shade(program, casterTiles)
+        if let caster { lease.giveBack(texture: caster.name) }
 
         // 2. Blur: horizontal into `middle`, vertical back into `alpha`.
-        if kernel.radius > 0 {
-            let middle = try pool.floatTarget(rect: plane, "shadow blur plane")
-            let weights = try pool.floatTexture(kernel.weights, rect: PixelRect(x: 0, y: 0, width: kernel.weights.count, height: 1))
-            let blur = programs.blur
-            glUseProgram(blur.name)
-            blur.set("uRadius", kernel.radius)
-            blur.set("uSize", plane.width, plane.height)
-            glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.weights.rawValue))
-            glBindTexture(glEnum(GL_TEXTURE_2D), weights.name)
-            for (input, output, direction) in [(alpha, middle, (1, 0)), (middle, alpha, (0, 1))] {
+        if r > 0 {
+            let middle = try lease.planeTarget(rect: padded, "shadow blur plane")
+            try shared.bindWeights(kernel)
+            let passes = [(programs.blurX, alpha, middle, casterTiles?.dilated(dx: r, dy: 0)),
+                          (programs.blurY, middle, alpha, casterTiles?.dilated(dx: r, dy: r))]
+            for (blur, input, output, tiles) in passes {
+                glUseProgram(blur.name)
+                blur.set("uRadius", r)
                 glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer)
                 glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
                 glBindTexture(glEnum(GL_TEXTURE_2D), input.texture.name)
-                blur.set("uDirection", direction.0, direction.1)
-                drawQuad(blur, whole, targetWidth: plane.width, targetHeight: plane.height)
+                shade(blur, tiles)
             }
             glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
             glBindTexture(glEnum(GL_TEXTURE_2D), 0)
-            pool.release(texture: middle.texture.name)
-            pool.release(texture: weights.name)
+            lease.giveBack(middle)
         }
         #if DEBUG
         try GPURenderer.checkGLError("shadow caster and blur")
         #endif
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
-        try composite(region: region, coverage: alpha.texture, clip: clip?.texture,
-                      paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
+        try composite(region: region, coverage: alpha.texture, packedCoverage: true,
+                      rects: occupied(casterTiles?.dilated(dx: r, dy: r), within: region),
+                      clip: clip?.texture, paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
                       mode: state.blendMode)
-        pool.release(texture: alpha.texture.name)
+        lease.giveBack(alpha)
+    }
+
+    /// The texels (four pixels each along x) holding the pixels of `rect` (plane-local pixels).
+    static func texels(_ rect: PixelRect) -> PixelRect {
+        let first = rect.x >> 2, end = (rect.maxX + 3) >> 2
+        return PixelRect(x: first, y: rect.y, width: end - first, height: rect.height)
     }
 }

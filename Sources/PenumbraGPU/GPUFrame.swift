@@ -3,6 +3,8 @@
 // device grid by its frame), the layers below it, and the clip masks (the
 // CPU's masks, uploaded once per clip node and render). Commands run in
 // order through `draw`, as on the CPU; layers are begun and ended here.
+// Textures come from the renderer's pool through `lease` (given back when
+// the render ends) and images from its content-keyed cache.
 import CEGL
 import PenumbraCore
 
@@ -16,23 +18,26 @@ struct GPUClip {
 final class GPUFrame {
     let list: DisplayList
     let programs: ProgramCache
-    let pool: GLResourcePool
-    let lookup: GLuint
+    let lease: GLLease
+    let images: GLImageCache
+    let shared: GPUSharedObjects
+    /// Passes shade only occupied tiles when these cover less than this share of the region.
+    let sparseLimit: Double
     var target: GLTarget
     private var layers: [(target: GLTarget, state: CompositeState)] = []
     private var clips: [Int: GPUClip] = [:]
-    /// The destination copy of the composite pass, grown as needed.
-    var scratch: (name: GLuint, width: Int, height: Int)?
 
-    init(list: DisplayList, programs: ProgramCache, pool: GLResourcePool, lookup: GLuint) throws {
-        self.list = list; self.programs = programs; self.pool = pool; self.lookup = lookup
-        target = try pool.rgbaTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas")
+    init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
+         sparseLimit: Double) throws {
+        self.list = list; self.programs = programs; self.lease = lease; self.images = images; self.shared = shared
+        self.sparseLimit = sparseLimit
+        var clear = SIMD4<Float>.zero
         if let bg = list.background {
             let p = bg.premultiplied
-            let v = (0..<4).map { Float(roundHalfUp(min(1, max(0, p[$0])) * 255)) / 255 }
-            glClearColor(v[0], v[1], v[2], v[3])
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            for i in 0..<4 { clear[i] = Float(roundHalfUp(min(1, max(0, p[i])) * 255)) / 255 }
         }
+        target = try lease.colorTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas",
+                                       clear: clear)
     }
 
     func run() throws {
@@ -41,16 +46,15 @@ final class GPUFrame {
             case .fill(let shape, let color, let state):
                 try draw(.shape(shape), .solid(SIMD4<Float>(color.premultiplied)), state)
             case .image(let image, let state):
-                let texture = try pool.image(image.bitmap)
+                let texture = try images.texture(for: image.bitmap, pool: lease.pool)
                 try draw(.shape(GPUPaint.coverageShape(of: image)), .image(image, texture: texture), state)
-                pool.release(texture: texture)
             case .gradient(let gradient, let state):
-                let stops = GPUPaint.stopTexture(gradient, pool)
-                try draw(.clipArea(state.clip), .gradient(gradient, stops: stops), state)
-                pool.release(texture: stops)
+                let stops = try GPUPaint.stopTexture(gradient, lease)
+                try draw(.clipArea(state.clip), .gradient(gradient, stops: stops.name), state)
+                lease.giveBack(texture: stops.name)
             case .beginLayer(let state):
                 layers.append((target, state))
-                target = try pool.rgbaTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)), "layer")
+                target = try lease.colorTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)), "layer")
             case .endLayer:
                 try endLayer()
             }
@@ -68,7 +72,7 @@ final class GPUFrame {
         let layer = target
         target = below
         try draw(.plane, .layer(layer), state)
-        pool.release(texture: layer.texture.name)
+        lease.giveBack(layer)
     }
 
     /// Draws one op: its shadow first, then the op itself, each as the shared plan says.
@@ -80,31 +84,19 @@ final class GPUFrame {
             try drawShadow(plan, shadow.color, paint, state, clip: clip)
         }
         guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.mask.region) else { return }
-        let coverage = try plan.coverage.map { try pool.mask($0) }
-        try composite(region: plan.region, coverage: coverage, clip: clip?.texture, paint: paint, alpha: Float(state.alpha),
-                      mode: state.blendMode)
-        if let coverage { pool.release(texture: coverage.name) }
+        let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
+        let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
+        try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
+                      paint: paint, alpha: Float(state.alpha), mode: state.blendMode)
+        if let coverage { lease.giveBack(texture: coverage.name) }
     }
 
     func clipMask(_ index: Int) throws -> GPUClip {
         if let c = clips[index] { return c }
         let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
             ?? .empty
-        let clip = GPUClip(mask: mask, texture: try pool.mask(mask))
+        let clip = GPUClip(mask: mask, texture: try lease.mask(mask))
         clips[index] = clip
         return clip
-    }
-
-    /// The canvas's pixels, rows in image order.
-    func readBack() throws -> Bitmap {
-        var bitmap = Bitmap(width: list.width, height: list.height)
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
-        glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
-        bitmap.pixels.withUnsafeMutableBytes {
-            glReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), glEnum(GL_RGBA), glEnum(GL_UNSIGNED_BYTE),
-                         $0.baseAddress)
-        }
-        try GPURenderer.checkGLError("readback")
-        return bitmap
     }
 }

@@ -19,6 +19,16 @@ enum GPUPaint {
     /// A finished layer, placed 1:1 on the device grid.
     case layer(GLTarget)
 
+    /// paint.glsl's paint kind: 0 solid, 1 image, 2 linear, 3 radial, 4 layer.
+    var kindIndex: Int {
+        switch self {
+        case .solid: return 0
+        case .image: return 1
+        case .gradient(let g, _): return g.kindIndex
+        case .layer: return 4
+        }
+    }
+
     /// The device shape an image covers: its transformed destination rectangle (ImageShader.coverageShape).
     static func coverageShape(of draw: ImageDraw) -> DeviceShape {
         let r = draw.rect, t = draw.transform
@@ -28,34 +38,31 @@ enum GPUPaint {
     }
 
     /// The stops as an N x 2 RGBA32F texture: row 0 premultiplied colours, row 1 offsets.
-    static func stopTexture(_ g: GradientDraw, _ pool: GLResourcePool) -> GLuint {
+    static func stopTexture(_ g: GradientDraw, _ lease: GLLease) throws -> GLTexture {
         let n = max(1, g.stops.count)
         var values = [SIMD4<Float>](repeating: .zero, count: 2 * n)
         for (i, s) in g.stops.enumerated() {
             values[i] = SIMD4<Float>(s.color.premultiplied)
             values[n + i] = SIMD4<Float>(Float(s.offset), 0, 0, 0)
         }
-        return pool.colorTexture(values, width: n, rows: 2)
+        return try lease.table(values, width: n, rows: 2)
     }
 
     /// Sets the paint uniforms and binds its textures; `origin` is the device pixel the affine
     /// maps start from, `offset` the shadow offset the paint is moved by.
     func apply(to program: GLProgram, origin: (Int, Int), offset: Point) {
         program.set("uPaintOrigin", origin.0, origin.1)
+        program.set("uPaintKind", kindIndex) // only the generic program has it
         switch self {
         case .solid(let color):
-            program.set("uPaintKind", 0)
             program.set("uSolid", color)
         case .image(let draw, let texture):
-            program.set("uPaintKind", 1)
             applyImage(draw, program, origin, offset)
             bind(texture, .image)
         case .gradient(let g, let stops):
-            program.set("uPaintKind", g.kindIndex)
             applyGradient(g, program, origin, offset)
             bind(stops, .stops)
         case .layer(let layer):
-            program.set("uPaintKind", 4)
             program.set("uLayerRect", layer.frame)
             let sx = (-offset.x).rounded(.down), sy = (-offset.y).rounded(.down)
             program.set("uLayerShift", Int(sx), Int(sy))

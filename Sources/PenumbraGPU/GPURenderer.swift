@@ -22,6 +22,13 @@
 // so that the 8-bit store rounds as the CPU does. Bytes become floats through
 // a lookup texture holding the CPU's exact Float values.
 //
+// Persistent state: the context, the programs (GPUProgramCache), pooled
+// textures and framebuffers (GLTexturePool), image textures by content
+// (GLImageCache) and readback buffers live as long as the renderer; a
+// render only takes from them and gives back (`purgeCaches` empties them).
+// `submit` returns a pending frame whose readback completes later, so
+// callers can keep several frames in flight (RenderPipeline does).
+//
 // Threading: a GPURenderer owns one GL context and is not thread-safe; use
 // one renderer per thread. It makes its context current at each render.
 import CEGL
@@ -39,15 +46,30 @@ public final class GPURenderer: Renderer {
     public var platform: String { egl.platform }
     /// The largest texture / renderbuffer side: canvases and layers beyond it are unsupported.
     public let maxTextureSize: Int
-    /// Byte-to-float lookup (256 x 1 R32F): `b / 255` as the CPU's `unitTexel` computes it.
-    private let lookup: GLuint
+    /// The lookup texture and the blur weight buffer.
+    let shared: GPUSharedObjects
+    /// Textures and framebuffers kept across ops and renders.
+    let pool: GLTexturePool
+    /// Image textures by content.
+    let images: GLImageCache
+    /// Pixel-pack buffers of readbacks, kept for reuse.
+    let readbacks: GLReadbackBuffers
+    /// A pass shades only a mask's occupied tiles when they cover less than this share of its
+    /// region (0: never, above 1: whenever a tile is empty; tests compare the two).
+    var sparseLimit = 0.85
 
     /// The renderer's name: the GL_RENDERER string.
     public var name: String { rendererString }
 
     /// Creates a headless EGL context and compiles the programs. Throws `EGLUnavailable` when no
     /// context can be made and `BackendUnavailable` when the context lacks what the renderer needs.
-    public init() throws {
+    public convenience init() throws { try self.init(specialisesPrograms: true) }
+
+    /// `specialisesPrograms: false` draws with the generic programs (paint and mode as uniforms),
+    /// for tests that compare them with the specialised ones.
+    /// `lookupInUniforms` overrides where specialised programs read the byte table (nil: a
+    /// uniform block on software rasterizers, the texture on hardware).
+    init(specialisesPrograms: Bool, lookupInUniforms: Bool? = nil) throws {
         egl = try EGLHeadlessContext()
         rendererString = GPURenderer.glString(GL_RENDERER)
         versionString = GPURenderer.glString(GL_VERSION)
@@ -59,43 +81,73 @@ public final class GPURenderer: Renderer {
         guard GPURenderer.extensions().contains("GL_EXT_color_buffer_float") else {
             throw BackendUnavailable("the GL context (\(rendererString)) lacks GL_EXT_color_buffer_float, needed for shadow planes")
         }
-        programs = try ProgramCache()
-        var table = [Float](repeating: 0, count: 256)
-        for b in 0..<256 { table[b] = Float(b) / 255 }
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        glBindTexture(glEnum(GL_TEXTURE_2D), name)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        table.withUnsafeBytes {
-            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 1, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
-        }
-        lookup = name
-        GPURenderer.assignSamplerUnits(programs)
+        var blockSize: GLint = 0
+        glGetIntegerv(glEnum(GL_MAX_UNIFORM_BLOCK_SIZE), &blockSize)
+        shared = GPUSharedObjects(maxBlockBytes: Int(blockSize))
+        let lowercased = rendererString.lowercased()
+        let software = ["llvmpipe", "softpipe", "swiftshader"].contains { lowercased.contains($0) }
+        programs = try ProgramCache(specialises: specialisesPrograms, lookupInUniforms: lookupInUniforms ?? software,
+                                    weightVec4s: shared.weightVec4s)
+        pool = GLTexturePool(maxSize: maxTextureSize)
+        images = GLImageCache()
+        readbacks = GLReadbackBuffers()
         try GPURenderer.checkGLError("initialisation")
     }
 
     deinit {
-        try? egl.makeCurrent()
-        var name = lookup
-        glDeleteTextures(1, &name)
+        guard (try? egl.makeCurrent()) != nil else { return }
+        purgeCaches()
+        readbacks.deleteAll()
+        shared.delete()
     }
 
     /// Renders the list into a new premultiplied bitmap. Throws `BackendUnavailable` when the
     /// canvas (or a layer or shadow plane) exceeds the GPU's texture size.
     public func render(_ list: DisplayList) throws -> Bitmap {
+        // Waiting at once: glReadPixels straight into the bitmap (one copy, not two via a buffer).
+        try draw(list) { try GLReadbackBuffers.read($0, width: list.width, height: list.height) }
+    }
+
+    /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
+    /// fence), returning before the GPU has finished: render the next list, then ask this one
+    /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.
+    public func submit(_ list: DisplayList) throws -> GPUPendingFrame {
+        try draw(list) { try readbacks.start(reading: $0, width: list.width, height: list.height, renderer: self) }
+    }
+
+    /// Runs the list's commands into a canvas from the pool and hands it to `readBack` before
+    /// the render's surfaces go back to the pool.
+    private func draw<T>(_ list: DisplayList, readBack: (GLTarget) throws -> T) throws -> T {
         try egl.makeCurrent()
-        let pool = GLResourcePool(maxSize: maxTextureSize)
-        defer { pool.releaseAll() }
-        let frame = try GPUFrame(list: list, programs: programs, pool: pool, lookup: lookup)
+        readbacks.collectAbandoned()
+        let lease = GLLease(pool: pool)
+        defer {
+            lease.end()
+            pool.trim()
+        }
+        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
+                                 sparseLimit: sparseLimit)
         try frame.run()
-        return try frame.readBack()
+        let result = try readBack(frame.target)
+        try GPURenderer.checkGLError("render")
+        return result
+    }
+
+    /// Makes the context current (for a pending frame's readback).
+    func makeCurrent() throws { try egl.makeCurrent() }
+
+    /// Deletes the idle textures and framebuffers kept for reuse and every cached image
+    /// texture (they are made again when needed).
+    public func purgeCaches() {
+        guard (try? egl.makeCurrent()) != nil else { return }
+        pool.trim(toBytes: 0)
+        images.purge()
     }
 
     /// Compiles nothing new: checks that every program compiled and linked on this context
     /// (they are built at init), returning their names.
     public func programNames() -> [String] {
-        [programs.composite.label, programs.caster.label, programs.blur.label]
+        [programs.composite.label, programs.caster.label, programs.blurX.label]
     }
 
     // MARK: GL helpers
@@ -117,18 +169,7 @@ public final class GPURenderer: Renderer {
     }
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
-    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, weights }
-
-    private static func assignSamplerUnits(_ programs: ProgramCache) {
-        let samplers: [(String, Unit)] = [
-            ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
-            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input), ("uWeights", .weights),
-        ]
-        for program in [programs.composite, programs.caster, programs.blur] {
-            glUseProgram(program.name)
-            for (name, unit) in samplers { program.set(name, Int(unit.rawValue)) }
-        }
-    }
+    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input }
 
     /// Throws a RenderError naming the pass when GL reports an error (debug builds check after
     /// every pass; release builds only at initialisation and readback).

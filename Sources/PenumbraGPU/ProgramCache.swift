@@ -83,20 +83,86 @@ final class GLProgram {
     }
 }
 
-/// The renderer's programs, compiled once.
+/// The renderer's programs, compiled once per context and kept for its life. The composite
+/// and caster programs are specialised: each (paint kind, blend mode) pair gets its own program
+/// with both as compile-time constants, compiled the first time it is drawn, so the compiler
+/// drops every other paint and mode (a software rasterizer such as llvmpipe executes both
+/// sides of a uniform branch, and even a hardware GPU saves the registers). The arithmetic of
+/// the kept path is the same source text, so the pixels are the same as the generic
+/// program's (GPUProgramSpecialisationTests checks it bit for bit). At most 5 x 28 composite
+/// variants (plus 28 for shadows, whose coverage is a packed plane) and 5 caster variants
+/// exist, so the cache needs no eviction.
 final class ProgramCache {
+    /// The generic programs (paint and mode as uniforms), compiled at init.
     let composite: GLProgram
     let caster: GLProgram
-    let blur: GLProgram
+    /// The blur's horizontal and vertical passes.
+    let blurX: GLProgram, blurY: GLProgram
+    /// Whether draws use specialised variants (false: the generic programs, for comparison).
+    let specialises: Bool
+    private var variants: [String: GLProgram] = [:]
 
-    init() throws {
-        let vertex = ShaderSources.vertex
-        func make(_ name: String) throws -> GLProgram {
-            guard let fragment = ShaderSources.fragment(name) else { throw RenderError("GPU: no shader named \(name)") }
-            return try GLProgram(label: name, vertex: vertex, fragment: fragment)
+    /// Whether specialised programs read the byte table from a uniform block (software
+    /// rasterizers) rather than the texture (the generic programs always use the texture).
+    let lookupInUniforms: Bool
+
+    /// `weightVec4s`: the length of blur.frag's weight block (GPUSharedObjects).
+    init(specialises: Bool = true, lookupInUniforms: Bool, weightVec4s: Int) throws {
+        self.specialises = specialises
+        self.lookupInUniforms = lookupInUniforms
+        composite = try ProgramCache.make("composite", [])
+        caster = try ProgramCache.make("caster", [])
+        blurX = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 0)])
+        blurY = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 1)])
+    }
+
+    /// The composite program for a paint kind (paint.glsl's numbering), a blend mode, and a
+    /// coverage that is a packed shadow plane or not.
+    func composite(paint: Int, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
+        guard specialises else { return composite }
+        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0),
+                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
+    }
+
+    /// The shadow caster program for a paint kind.
+    func caster(paint: Int) throws -> GLProgram {
+        guard specialises else { return caster }
+        return try variant("caster", [("PAINT_KIND", paint)] + lookupDefines)
+    }
+
+    private var lookupDefines: [(String, Int)] { lookupInUniforms ? [("LUT_UNIFORM", 1)] : [] }
+
+    /// How many programs exist (generic and specialised).
+    var count: Int { 4 + variants.count }
+
+    private func variant(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
+        let key = name + defines.map { " \($0.0)=\($0.1)" }.joined()
+        if let program = variants[key] { return program }
+        let program = try ProgramCache.make(name, defines, label: key)
+        variants[key] = program
+        return program
+    }
+
+    /// Compiles and links `name` with the defines; `label` names it in errors (the bare name by default).
+    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
+        let label = label ?? name
+        guard let fragment = ShaderSources.fragment(name, defines: defines) else {
+            throw RenderError("GPU: no shader named \(name)")
         }
-        composite = try make("composite")
-        caster = try make("caster")
-        blur = try make("blur")
+        let program = try GLProgram(label: label, vertex: ShaderSources.vertex, fragment: fragment)
+        program.assignSamplerUnits()
+        return program
+    }
+}
+
+extension GLProgram {
+    /// Points every sampler uniform at its fixed texture unit (GPURenderer.Unit).
+    func assignSamplerUnits() {
+        let samplers: [(String, GPURenderer.Unit)] = [
+            ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
+            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
+        ]
+        glUseProgram(name)
+        for (uniform, unit) in samplers { set(uniform, Int(unit.rawValue)) }
     }
 }

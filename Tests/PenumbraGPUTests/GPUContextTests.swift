@@ -2,7 +2,7 @@
 // compiles and links on it, and the renderer names its GL renderer.
 import XCTest
 import Penumbra
-import PenumbraGPU
+@testable import PenumbraGPU
 import PenumbraShaders
 
 final class GPUContextTests: XCTestCase {
@@ -34,17 +34,31 @@ final class GPUContextTests: XCTestCase {
 import CEGL
 
 final class GPUResourceHygieneTests: XCTestCase {
-    /// A render deletes every texture and framebuffer it made: afterwards only the renderer's
-    /// byte lookup texture is alive on the context.
-    func testARenderLeavesNoTexturesOrFramebuffersBehind() throws {
-        let gpu = try GPUTestSupport.renderer()
-        for name in ["layers", "decorator", "gradients"] {
-            let url = GPUTestSupport.examples.appendingPathComponent("\(name).json")
-            _ = try gpu.render(try GPUTestSupport.loadScene(url).displayList())
+    func liveObjects() -> (textures: [Int], framebuffers: [Int]) {
+        ((1...4096).filter { glIsTexture(GLuint($0)) == GLboolean(GL_TRUE) },
+         (1...4096).filter { glIsFramebuffer(GLuint($0)) == GLboolean(GL_TRUE) })
+    }
+
+    /// Renders keep textures and framebuffers for reuse, but the same renders again make none
+    /// new, and `purgeCaches` leaves only the renderer's byte lookup texture alive.
+    func testRendersDoNotGrowTheLiveTexturesAndPurgingFreesThem() throws {
+        let gpu = try GPURenderer()
+        let lists = try ["layers", "decorator", "gradients", "mars-halves"].map {
+            try GPUTestSupport.loadScene(GPUTestSupport.examples.appendingPathComponent("\($0).json")).displayList()
         }
-        let textures = (1...4096).filter { glIsTexture(GLuint($0)) == GLboolean(GL_TRUE) }
-        let framebuffers = (1...4096).filter { glIsFramebuffer(GLuint($0)) == GLboolean(GL_TRUE) }
-        XCTAssertEqual(textures.count, 1, "textures alive after render: \(textures)")
-        XCTAssertEqual(framebuffers.count, 0, "framebuffers alive after render: \(framebuffers)")
+        for list in lists { _ = try gpu.render(list) }
+        let warm = liveObjects()
+        XCTAssertGreaterThan(warm.textures.count, 1, "nothing was kept for reuse")
+        for _ in 0..<2 { for list in lists { _ = try gpu.render(list) } }
+        let again = liveObjects()
+        XCTAssertEqual(again.textures, warm.textures, "textures grew across renders")
+        XCTAssertEqual(again.framebuffers, warm.framebuffers, "framebuffers grew across renders")
+        XCTAssertEqual(warm.textures.count, 1 + gpu.pool.surfaceCount + gpu.images.count)
+        XCTAssertEqual(gpu.pool.surfaceCount, gpu.pool.idleCount, "surfaces still out after the render")
+
+        gpu.purgeCaches()
+        let purged = liveObjects()
+        XCTAssertEqual(purged.textures.count, 1, "textures alive after purgeCaches: \(purged.textures)")
+        XCTAssertEqual(purged.framebuffers.count, 0, "framebuffers alive after purgeCaches: \(purged.framebuffers)")
     }
 }

@@ -5,6 +5,9 @@
 // which strokes and flattens, plus rendering) and render-plus-PNG
 // separately. Reports median and spread, scenes and megapixels per second,
 // peak RSS, and a 4 MiB memory copy timed in the same run as the floor.
+// Then the same number of renders go through a RenderPipeline (several
+// frames in flight, PNG encoding on another thread) and their throughput is
+// reported as pipelined scenes per second, PNG included.
 import ArgumentParser
 import Foundation
 import Penumbra
@@ -29,6 +32,8 @@ struct BenchCommand: ParsableCommand {
     var pngLevel: Int = 6
     @Option(help: "PNG row filter.")
     var pngFilter: PNGFilter = .adaptive
+    @Option(help: "Frames in flight in the pipelined measurement (at least 1).")
+    var framesInFlight: Int = 2
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -36,6 +41,7 @@ struct BenchCommand: ParsableCommand {
         guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
+        if framesInFlight < 1 { throw ValidationError("--frames-in-flight must be at least 1") }
     }
 
     struct Result: Encodable {
@@ -52,6 +58,10 @@ struct BenchCommand: ParsableCommand {
         var megapixels_per_second_with_png: Double
         var iterations: Int
         var peak_rss_mb: Double
+        /// Renders plus PNG encodings per second through a RenderPipeline (`frames_in_flight`
+        /// scenes in flight, encoding on another thread), over `iterations` scenes.
+        var pipelined_scenes_per_second: Double
+        var frames_in_flight: Int
     }
     struct Report: Encodable {
         var floor_ms: Double
@@ -113,25 +123,40 @@ struct BenchCommand: ParsableCommand {
         } catch let e as ToolError { throw e } catch {
             throw ToolError(.failure, "\(path): rendering failed: \(error)")
         }
+        let pipelined: Double
+        do {
+            let pipeline = RenderPipeline(renderer: renderer, framesInFlight: framesInFlight)
+            let lists = (0..<renderTimes.count).lazy.map { _ in scene.displayList() }
+            var delivered = 0
+            let total = try Measurement.time {
+                try pipeline.encode(lists, compressionLevel: pngLevel, filter: pngFilter) { _, _ in delivered += 1 }
+            }
+            pipelined = Double(delivered) * 1000 / total
+        } catch {
+            throw ToolError(.failure, "\(path): pipelined rendering failed: \(error)")
+        }
         let render = Summary(renderTimes), png = Summary(pngTimes)
         let megapixels = Double(scene.pixelWidth * scene.pixelHeight) / 1e6
         return Result(scene: path, backend: backend.rawValue, renderer: renderer.name,
                       width: scene.pixelWidth, height: scene.pixelHeight, render_ms: render, render_png_ms: png,
                       scenes_per_second: 1000 / render.median, megapixels_per_second: megapixels * 1000 / render.median,
                       scenes_per_second_with_png: 1000 / png.median, megapixels_per_second_with_png: megapixels * 1000 / png.median,
-                      iterations: renderTimes.count, peak_rss_mb: Measurement.peakResidentMegabytes())
+                      iterations: renderTimes.count, peak_rss_mb: Measurement.peakResidentMegabytes(),
+                      pipelined_scenes_per_second: pipelined, frames_in_flight: framesInFlight)
     }
 
     private func table(_ report: Report) -> String {
         func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
         var lines = ["floor: 4 MiB memory copy \(f(report.floor_ms, 3)) ms (median, this run)", ""]
-        let header = ["scene", "backend", "size", "render ms (med/min/max)", "render+png ms (med/min/max)", "scenes/s", "MP/s", "runs", "peak RSS MB"]
+        let header = ["scene", "backend", "size", "render ms (med/min/max)", "render+png ms (med/min/max)", "scenes/s", "MP/s",
+                      "pipelined+png scenes/s", "runs", "peak RSS MB"]
         var rows = [header]
         for r in report.results {
             rows.append([r.scene, r.backend, "\(r.width)x\(r.height)",
                          "\(f(r.render_ms.median))/\(f(r.render_ms.min))/\(f(r.render_ms.max))",
                          "\(f(r.render_png_ms.median))/\(f(r.render_png_ms.min))/\(f(r.render_png_ms.max))",
-                         f(r.scenes_per_second, 1), f(r.megapixels_per_second, 1), "\(r.iterations)", f(r.peak_rss_mb, 1)])
+                         f(r.scenes_per_second, 1), f(r.megapixels_per_second, 1),
+                         "\(f(r.pipelined_scenes_per_second, 1)) (\(r.frames_in_flight) in flight)", "\(r.iterations)", f(r.peak_rss_mb, 1)])
         }
         let widths = header.indices.map { i in rows.map { $0[i].count }.max()! }
         for row in rows { lines.append(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")) }

@@ -134,12 +134,15 @@ public struct CoverageMask: Sendable {
     }
 
     /// All coverage over the region, row-major, with zeros where no span is.
-    public func denseValues() -> [Float] {
-        var out = [Float](repeating: 0, count: region.area)
+    public func denseValues() -> [Float] { denseValues(in: region) }
+
+    /// The coverage over `rect` (within the region), row-major, with zeros where no span is.
+    public func denseValues(in rect: PixelRect) -> [Float] {
+        var out = [Float](repeating: 0, count: rect.area)
         out.withUnsafeMutableBufferPointer { out in
-            for row in 0..<region.height {
-                let base = row * region.width - region.x
-                forEachSpan(inRow: region.y + row, from: region.x, to: region.maxX) { x, count, values, constant in
+            for row in 0..<rect.height {
+                let base = row * rect.width - rect.x
+                forEachSpan(inRow: rect.y + row, from: rect.x, to: rect.maxX) { x, count, values, constant in
                     for i in 0..<count { out[base + x + i] = values?[i] ?? constant }
                 }
             }

@@ -1,0 +1,129 @@
+// GLImageCache: image textures uploaded once and kept across ops and renders,
+// keyed by content, so two draws or two scenes with the same pixels share one
+// texture and an edited image gets a new one.
+//
+// The key is the bitmap's width, height and a 64-bit hash of its bytes. A
+// hash match is confirmed by comparing the bytes themselves with the pixels
+// the entry was uploaded from (the entry keeps that array; Swift arrays are
+// copy-on-write, so an edit to the caller's bitmap makes a new buffer and
+// never changes the kept one): a hash collision cannot serve wrong pixels.
+// Hashing every draw would cost a pass over the image, so the kept array's
+// buffer address is a second index: a draw of the very same buffer (the usual
+// case: one decoded Image drawn again and again) is found without hashing,
+// and the address cannot be reused by another array while the entry keeps
+// the buffer alive. Entries beyond `budget` bytes of texture are deleted,
+// least recently used first (the entry just used always stays).
+import CEGL
+import PenumbraCore
+
+/// Image textures (RGBA8UI, exact bytes) by content.
+final class GLImageCache {
+    private struct Key: Hashable { let width: Int; let height: Int; let hash: UInt64 }
+    private final class Entry {
+        let key: Key
+        let pixels: [UInt8]
+        let texture: GLuint
+        var lastUse: UInt64 = 0
+        init(key: Key, pixels: [UInt8], texture: GLuint) { self.key = key; self.pixels = pixels; self.texture = texture }
+        var bytes: Int { pixels.count }
+        var address: UnsafeRawPointer? { pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) } }
+    }
+
+    private var byKey: [Key: Entry] = [:]
+    private var byAddress: [UnsafeRawPointer: Entry] = [:]
+    private var clock: UInt64 = 0
+    /// Texture bytes kept at most (the entry in use always stays).
+    var budget: Int
+    /// Uploads made and draws served from the cache, for tests and reports.
+    private(set) var uploads = 0, hits = 0
+    /// The content hash (a test may replace it, e.g. by one that makes every image collide).
+    var contentHash: ([UInt8]) -> UInt64 = GLImageCache.hash
+
+    init(budget: Int = 256 << 20) { self.budget = budget }
+
+    /// Textures alive.
+    var count: Int { byKey.count }
+    /// Their names.
+    var textureNames: [GLuint] { byKey.values.map(\.texture) }
+    /// Texture bytes alive.
+    var bytes: Int { byKey.values.reduce(0) { $0 + $1.bytes } }
+
+    /// The texture holding `bitmap`'s pixels, uploaded now if no entry has the same bytes.
+    func texture(for bitmap: Bitmap, pool: GLTexturePool) throws -> GLuint {
+        try pool.checkSize(bitmap.width, bitmap.height, "an image")
+        clock += 1
+        let address = bitmap.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+        if let address, let entry = byAddress[address], entry.key.width == bitmap.width,
+           entry.key.height == bitmap.height, entry.pixels.count == bitmap.pixels.count {
+            return use(entry)
+        }
+        let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
+        if let entry = byKey[key], entry.pixels == bitmap.pixels { return use(entry) }
+        if let stale = byKey[key] { remove(stale) } // same hash, other bytes: replace
+        let entry = Entry(key: key, pixels: bitmap.pixels, texture: GLImageCache.upload(bitmap))
+        uploads += 1
+        entry.lastUse = clock
+        byKey[key] = entry
+        if let a = entry.address { byAddress[a] = entry }
+        evict(keeping: entry)
+        return entry.texture
+    }
+
+    /// Deletes every texture.
+    func purge() {
+        for entry in Array(byKey.values) { remove(entry) }
+    }
+
+    private func use(_ entry: Entry) -> GLuint {
+        hits += 1
+        entry.lastUse = clock
+        return entry.texture
+    }
+
+    private func evict(keeping kept: Entry) {
+        var total = bytes
+        guard total > budget else { return }
+        for entry in byKey.values.sorted(by: { $0.lastUse < $1.lastUse }) where total > budget && entry !== kept {
+            total -= entry.bytes
+            remove(entry)
+        }
+    }
+
+    private func remove(_ entry: Entry) {
+        byKey[entry.key] = nil
+        if let a = entry.address, byAddress[a] === entry { byAddress[a] = nil }
+        var name = entry.texture
+        glDeleteTextures(1, &name)
+    }
+
+    private static func upload(_ bitmap: Bitmap) -> GLuint {
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(glEnum(GL_TEXTURE_2D), name)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
+        bitmap.pixels.withUnsafeBytes {
+            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_RGBA8UI, GLsizei(max(1, bitmap.width)), GLsizei(max(1, bitmap.height)),
+                         0, glEnum(GL_RGBA_INTEGER), glEnum(GL_UNSIGNED_BYTE), bitmap.width > 0 && bitmap.height > 0 ? $0.baseAddress : nil)
+        }
+        return name
+    }
+
+    /// A 64-bit hash of the bytes, eight at a time (a multiply-xorshift mix; not cryptographic:
+    /// matches are confirmed by comparing the bytes).
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { raw -> UInt64 in
+            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            let words = raw.count / 8
+            for i in 0..<words {
+                let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 32
+            }
+            for i in (words * 8)..<raw.count { h = (h ^ UInt64(raw[i])) &* 0x0100_0000_01B3 }
+            h ^= h >> 29
+            return h &* 0xC4CE_B9FE_1A85_EC53
+        }
+    }
+}

@@ -1,0 +1,93 @@
+// GPUSharedObjects: the small GL objects every render of a renderer shares,
+// made once with its context: the byte-to-float lookup table (as a texture
+// and as uniform block 1, mask.glsl picks one) and the uniform buffer of blur
+// weights (block 0, rewritten only when a shadow's kernel differs from the
+// one it holds).
+import CEGL
+import PenumbraCore
+
+/// The lookup texture and the blur weight buffer of one context.
+final class GPUSharedObjects {
+    /// Byte-to-float lookup (256 x 1 R32F): `b / 255` as the CPU's `unitTexel` computes it.
+    let lookup: GLuint
+    /// The same table as a std140 `vec4[64]` uniform buffer, bound to block binding 1.
+    let lookupBlock: GLuint
+    /// The std140 block `Weights { vec4 uW[weightVec4s]; }` of blur.frag.
+    let weights: GLuint
+    /// The block's length in vec4s: the context's GL_MAX_UNIFORM_BLOCK_SIZE, at most 64 KiB.
+    let weightVec4s: Int
+    /// The largest kernel radius the weight buffer holds (2047 at the GLES minimum of 16 KiB).
+    var maxRadius: Int { (weightVec4s * 4 - 1) / 2 }
+    private var weightsKernel: GaussianKernel?
+    /// Corners of tile rectangles (two floats per vertex, six vertices per rectangle).
+    let tileVertices: GLuint
+
+    init(maxBlockBytes: Int) {
+        weightVec4s = max(1024, min(maxBlockBytes, 65536)) / 16
+        var table = [Float](repeating: 0, count: 256)
+        for b in 0..<256 { table[b] = Float(b) / 255 }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(glEnum(GL_TEXTURE_2D), name)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        table.withUnsafeBytes {
+            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_R32F, 256, 1, 0, glEnum(GL_RED), glEnum(GL_FLOAT), $0.baseAddress)
+        }
+        lookup = name
+        var block: GLuint = 0
+        glGenBuffers(1, &block)
+        glBindBuffer(glEnum(GL_UNIFORM_BUFFER), block)
+        table.withUnsafeBytes { glBufferData(glEnum(GL_UNIFORM_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STATIC_DRAW)) }
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), 1, block)
+        lookupBlock = block
+        var vertices: GLuint = 0
+        glGenBuffers(1, &vertices)
+        tileVertices = vertices
+        var buffer: GLuint = 0
+        glGenBuffers(1, &buffer)
+        glBindBuffer(glEnum(GL_UNIFORM_BUFFER), buffer)
+        let bytes = weightVec4s * 16
+        glBufferData(glEnum(GL_UNIFORM_BUFFER), bytes, nil, glEnum(GL_DYNAMIC_DRAW))
+        weights = buffer
+    }
+
+    /// Deletes the objects (the context must be current).
+    func delete() {
+        var texture = lookup, buffers = [weights, lookupBlock, tileVertices]
+        glDeleteTextures(1, &texture)
+        glDeleteBuffers(3, &buffers)
+    }
+
+    /// Fills the vertex buffer with two triangles per rectangle (target pixels) and points
+    /// attribute 0 at it; returns the vertex count.
+    func loadTiles(_ rects: [PixelRect]) -> Int {
+        var corners: [Float] = []
+        corners.reserveCapacity(rects.count * 12)
+        for r in rects {
+            let x0 = Float(r.x), y0 = Float(r.y), x1 = Float(r.maxX), y1 = Float(r.maxY)
+            corners += [x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1]
+        }
+        glBindBuffer(glEnum(GL_ARRAY_BUFFER), tileVertices)
+        corners.withUnsafeBytes { glBufferData(glEnum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STREAM_DRAW)) }
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, glEnum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
+        return rects.count * 6
+    }
+
+    /// Puts the kernel's weights in the buffer (unless it holds them already) and binds it to
+    /// uniform block binding 0.
+    func bindWeights(_ kernel: GaussianKernel) throws {
+        guard kernel.radius <= maxRadius else {
+            throw BackendUnavailable("a shadow blur radius of \(kernel.radius) pixels exceeds the GPU renderer's \(maxRadius)")
+        }
+        glBindBuffer(glEnum(GL_UNIFORM_BUFFER), weights)
+        if weightsKernel != kernel {
+            kernel.weights.withUnsafeBytes {
+                glBufferSubData(glEnum(GL_UNIFORM_BUFFER), 0, $0.count, $0.baseAddress)
+            }
+            weightsKernel = kernel
+        }
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), 0, weights)
+    }
+}
