@@ -2,7 +2,10 @@
 // the current target (canvas or layer, each an RGBA8 texture placed on the
 // device grid by its frame), the layers below it, and the clip masks (the
 // CPU's masks, uploaded once per clip node and render). Commands run in
-// order through `draw`, as on the CPU; layers are begun and ended here.
+// order through `draw`, as on the CPU, each with its plan from the shared
+// DrawPlanner, computed ahead on another core (PlanAhead) so that the CPU
+// rasterizes later ops while the GPU draws earlier ones; layers are begun
+// and ended here.
 // Textures come from the renderer's pool through `lease` (given back when
 // the render ends) and images from its content-keyed cache.
 import CEGL
@@ -25,7 +28,8 @@ final class GPUFrame {
     let sparseLimit: Double
     var target: GLTarget
     private var layers: [(target: GLTarget, state: CompositeState)] = []
-    private var clips: [Int: GPUClip] = [:]
+    private var clips: [Int: GLTexture] = [:]
+    private let plans: PlanAhead
 
     init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
          sparseLimit: Double) throws {
@@ -38,23 +42,24 @@ final class GPUFrame {
         }
         target = try lease.colorTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas",
                                        clear: clear)
+        plans = PlanAhead(list)
     }
 
     func run() throws {
         for (index, command) in list.commands.enumerated() {
             switch command {
             case .fill(let shape, let color, let state):
-                try draw(.shape(shape), .solid(SIMD4<Float>(color.premultiplied)), state)
+                try draw(.solid(SIMD4<Float>(color.premultiplied)), state)
             case .image(let image, let state):
                 let texture = try images.texture(for: image.bitmap, pool: lease.pool)
-                try draw(.shape(GPUPaint.coverageShape(of: image)), .image(image, texture: texture), state)
+                try draw(.image(image, texture: texture), state)
             case .gradient(let gradient, let state):
                 let stops = try GPUPaint.stopTexture(gradient, lease)
-                try draw(.clipArea(state.clip), .gradient(gradient, stops: stops.name), state)
+                try draw(.gradient(gradient, stops: stops.name), state)
                 lease.giveBack(texture: stops.name)
             case .beginLayer(let state):
                 layers.append((target, state))
-                target = try lease.colorTarget(frame: target.frame.grown(by: ShadowPlan.margin(for: state.shadow)), "layer")
+                target = try lease.colorTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame), "layer")
             case .endLayer:
                 try endLayer()
             }
@@ -71,19 +76,22 @@ final class GPUFrame {
         guard let (below, state) = layers.popLast() else { return }
         let layer = target
         target = below
-        try draw(.plane, .layer(layer), state)
+        try draw(.layer(layer), state)
         lease.giveBack(layer)
     }
 
-    /// Draws one op: its shadow first, then the op itself, each as the shared plan says.
-    func draw(_ geometry: DrawGeometry, _ paint: GPUPaint, _ state: CompositeState) throws {
-        let clip = try state.clip.map { try clipMask($0) }
-        if let shadow = state.shadow,
-           let plan = ShadowPlan(shadow: shadow, geometry: geometry, frame: target.frame, clips: list.clips,
-                                 clipRegion: clip?.mask.region) {
+    /// Draws the next planned op: its shadow first, then the op itself, each as the plan says.
+    func draw(_ paint: GPUPaint, _ state: CompositeState) throws {
+        guard let planned = plans.next() else { preconditionFailure("the planner ran out of draws") }
+        var clip: GPUClip?
+        if let index = state.clip {
+            let mask = planned.clip ?? .empty
+            clip = GPUClip(mask: mask, texture: try clipTexture(index, mask))
+        }
+        if let shadow = state.shadow, let plan = planned.shadow {
             try drawShadow(plan, shadow.color, paint, state, clip: clip)
         }
-        guard let plan = OpPlan(geometry: geometry, frame: target.frame, clipRegion: clip?.mask.region) else { return }
+        guard let plan = planned.op else { return }
         let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
         let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
         try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
@@ -91,12 +99,11 @@ final class GPUFrame {
         if let coverage { lease.giveBack(texture: coverage.name) }
     }
 
-    func clipMask(_ index: Int) throws -> GPUClip {
-        if let c = clips[index] { return c }
-        let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: target.frame)
-            ?? .empty
-        let clip = GPUClip(mask: mask, texture: try lease.mask(mask))
-        clips[index] = clip
-        return clip
+    /// The clip node's mask as a texture, uploaded once per node and render.
+    private func clipTexture(_ index: Int, _ mask: CoverageMask) throws -> GLTexture {
+        if let texture = clips[index] { return texture }
+        let texture = try lease.mask(mask)
+        clips[index] = texture
+        return texture
     }
 }

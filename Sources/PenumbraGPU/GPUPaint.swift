@@ -29,14 +29,6 @@ enum GPUPaint {
         }
     }
 
-    /// The device shape an image covers: its transformed destination rectangle (ImageShader.coverageShape).
-    static func coverageShape(of draw: ImageDraw) -> DeviceShape {
-        let r = draw.rect, t = draw.transform
-        let corners = [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY),
-                       Point(x: r.minX, y: r.maxY)]
-        return DeviceShape(contours: [corners.map(t.apply)], rule: .nonzero)
-    }
-
     /// The stops as an N x 2 RGBA32F texture: row 0 premultiplied colours, row 1 offsets.
     static func stopTexture(_ g: GradientDraw, _ lease: GLLease) throws -> GLTexture {
         let n = max(1, g.stops.count)
