@@ -32,6 +32,12 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(result["pipelined_scenes_per_second"] as? Double), 0)
         XCTAssertEqual(result["frames_in_flight"] as? Int, 3)
         XCTAssertEqual(result["iterations"] as? Int, 3)
+        // Encoding is timed on its own too; each run's render+PNG is its render plus its encode.
+        func summary(_ key: String) throws -> [String: Double] { try XCTUnwrap(result[key] as? [String: Double], key) }
+        let png = try summary("png_ms"), render = try summary("render_ms"), both = try summary("render_png_ms")
+        XCTAssertGreaterThan(try XCTUnwrap(png["median"]), 0)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(png["min"]), try XCTUnwrap(png["max"]))
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(both["max"]), try XCTUnwrap(png["min"]) + (render["min"] ?? 0) - 1e-9)
     }
 
     func testTheTableShowsThePipelinedColumnAndBadDepthsAreRejected() throws {

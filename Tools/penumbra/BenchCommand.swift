@@ -52,6 +52,8 @@ struct BenchCommand: ParsableCommand {
         var height: Int
         var render_ms: Summary
         var render_png_ms: Summary
+        /// PNG encoding alone (the encode of each run, timed on its own).
+        var png_ms: Summary
         var scenes_per_second: Double
         var megapixels_per_second: Double
         var scenes_per_second_with_png: Double
@@ -98,7 +100,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     private func measure(_ scene: Scene, path: String, backend: Backend, renderer: Renderer) throws -> Result {
-        var renderTimes: [Double] = [], pngTimes: [Double] = []
+        var renderTimes: [Double] = [], pngTimes: [Double] = [], encodeTimes: [Double] = []
         var bitmap = Bitmap(width: 0, height: 0)
         func once() throws {
             var list: DisplayList?
@@ -107,11 +109,11 @@ struct BenchCommand: ParsableCommand {
                 bitmap = try renderer.render(list!)
             }
             let encode = try Measurement.time { _ = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) }
-            renderTimes.append(render); pngTimes.append(render + encode)
+            renderTimes.append(render); pngTimes.append(render + encode); encodeTimes.append(encode)
         }
         do {
             try once() // warm-up: caches, first-touch page faults, shader compilation
-            renderTimes = []; pngTimes = []
+            renderTimes = []; pngTimes = []; encodeTimes = []
             if let runs {
                 for _ in 0..<runs { try once() }
             } else {
@@ -139,6 +141,7 @@ struct BenchCommand: ParsableCommand {
         let megapixels = Double(scene.pixelWidth * scene.pixelHeight) / 1e6
         return Result(scene: path, backend: backend.rawValue, renderer: renderer.name,
                       width: scene.pixelWidth, height: scene.pixelHeight, render_ms: render, render_png_ms: png,
+                      png_ms: Summary(encodeTimes),
                       scenes_per_second: 1000 / render.median, megapixels_per_second: megapixels * 1000 / render.median,
                       scenes_per_second_with_png: 1000 / png.median, megapixels_per_second_with_png: megapixels * 1000 / png.median,
                       iterations: renderTimes.count, peak_rss_mb: Measurement.peakResidentMegabytes(),
@@ -148,14 +151,15 @@ struct BenchCommand: ParsableCommand {
     private func table(_ report: Report) -> String {
         func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
         var lines = ["floor: 4 MiB memory copy \(f(report.floor_ms, 3)) ms (median, this run)", ""]
-        let header = ["scene", "backend", "size", "render ms (med/min/max)", "render+png ms (med/min/max)", "scenes/s", "MP/s",
+        let header = ["scene", "backend", "size", "render ms (med/min/max)", "render+png ms (med/min/max)", "png ms (med)",
+                      "scenes/s", "MP/s",
                       "pipelined+png scenes/s", "runs", "peak RSS MB"]
         var rows = [header]
         for r in report.results {
             rows.append([r.scene, r.backend, "\(r.width)x\(r.height)",
                          "\(f(r.render_ms.median))/\(f(r.render_ms.min))/\(f(r.render_ms.max))",
                          "\(f(r.render_png_ms.median))/\(f(r.render_png_ms.min))/\(f(r.render_png_ms.max))",
-                         f(r.scenes_per_second, 1), f(r.megapixels_per_second, 1),
+                         f(r.png_ms.median), f(r.scenes_per_second, 1), f(r.megapixels_per_second, 1),
                          "\(f(r.pipelined_scenes_per_second, 1)) (\(r.frames_in_flight) in flight)", "\(r.iterations)", f(r.peak_rss_mb, 1)])
         }
         let widths = header.indices.map { i in rows.map { $0[i].count }.max()! }
