@@ -311,7 +311,13 @@ final class BlendTests: XCTestCase {
         var g = SplitMix64(state: 99)
         let count = 257
         for mode in BlendMode.allCases {
-            let sources = (0..<count).map { i in i % 17 == 0 ? SIMD4<Float>.zero : randomColor(&g) }
+            // Some sources are exactly opaque: normal and copy store those without reading the destination.
+            let sources = (0..<count).map { i -> SIMD4<Float> in
+                if i % 17 == 0 { return .zero }
+                var c = randomColor(&g)
+                if i % 3 == 1 { c.w = 1 }  // colour channels are <= their old alpha <= 1: still valid
+                return c
+            }
             let coverage: [Float] = (0..<count).map { i in
                 switch i % 4 { case 0: return 0; case 1: return 1; default: return Float(Double.random(in: 0...1, using: &g)) }
             }
@@ -338,6 +344,23 @@ final class BlendTests: XCTestCase {
                 uniform.withUnsafeMutableBufferPointer { mode.blendRow(source: constant, coverage: cov, destination: $0) }
             }
             XCTAssertEqual(uniform, expected { _ in constant }, "\(mode), constant source")
+            // Runs of one coverage (the inside of a shape): the same bytes as the per-pixel path.
+            for runCoverage: Float in [1, 0.6] {
+                let flat = [Float](repeating: runCoverage, count: count)
+                var viaBuffer = original, viaConstant = original, solidBuffer = original, solidConstant = original
+                for source in [sources[1], SIMD4<Float>(0.2, 0.4, 0.6, 1)] {
+                    sources.withUnsafeBufferPointer { src in flat.withUnsafeBufferPointer { cov in
+                        viaBuffer.withUnsafeMutableBufferPointer { mode.blendRow(sources: src, coverage: cov, destination: $0) }
+                        viaConstant.withUnsafeMutableBufferPointer { mode.blendRow(sources: src, coverage: runCoverage, destination: $0) }
+                        solidBuffer.withUnsafeMutableBufferPointer { mode.blendRow(source: source, coverage: cov, destination: $0) }
+                        solidConstant.withUnsafeMutableBufferPointer {
+                            mode.blendRow(source: source, coverage: runCoverage, count: count, destination: $0)
+                        }
+                    } }
+                    XCTAssertEqual(viaConstant, viaBuffer, "\(mode), sources over a run of coverage \(runCoverage)")
+                    XCTAssertEqual(solidConstant, solidBuffer, "\(mode), \(source) over a run of coverage \(runCoverage)")
+                }
+            }
             // Pixels with zero coverage keep their bytes.
             for i in 0..<count where coverage[i] == 0 {
                 XCTAssertEqual(Array(perPixel[4 * i..<4 * i + 4]), Array(original[4 * i..<4 * i + 4]))

@@ -141,9 +141,19 @@ private struct ConstantCoverage: RowCoverage {
 }
 
 /// A blend formula as a type, so that the row loop specialises on it.
-private protocol RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 }
+private protocol RowKernel {
+    static func blend(_ s: Color4, _ d: Color4) -> Color4
+    /// True when the blend of an opaque source is the source whatever the destination
+    /// (normal: s + d (1 - 1) = s for every finite d >= 0; copy: s), so that a fully covered
+    /// opaque source pixel is stored without reading the destination.
+    static var opaqueSourceReplaces: Bool { get }
+}
+extension RowKernel { static var opaqueSourceReplaces: Bool { false } }
 
-private enum NormalKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.normal(s, d) } }
+private enum NormalKernel: RowKernel {
+    static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.normal(s, d) }
+    static var opaqueSourceReplaces: Bool { true }
+}
 private enum MultiplyKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.multiply(s, d) } }
 private enum ScreenKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.screen(s, d) } }
 private enum OverlayKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.overlay(s, d) } }
@@ -160,7 +170,10 @@ private enum SaturationKernel: RowKernel { static func blend(_ s: Color4, _ d: C
 private enum ColorKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.color(s, d) } }
 private enum LuminosityKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.luminosity(s, d) } }
 private enum ClearKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.clear(s, d) } }
-private enum CopyKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.copy(s, d) } }
+private enum CopyKernel: RowKernel {
+    static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.copy(s, d) }
+    static var opaqueSourceReplaces: Bool { true }
+}
 private enum SourceInKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceIn(s, d) } }
 private enum SourceOutKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceOut(s, d) } }
 private enum SourceAtopKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.sourceAtop(s, d) } }
@@ -186,6 +199,10 @@ private func compositeRow<Kernel: RowKernel, Source: RowSource, Coverage: RowCov
         let s = source.color(at: i)
         if skipClearSource, s.w <= 0 { continue }
         let offset = i &* 4
+        if Kernel.opaqueSourceReplaces, t >= 1, s.w == 1 {
+            raw.storeBytes(of: storedBytes(BlendKernel.validPremultiplied(s)), toByteOffset: offset, as: SIMD4<UInt8>.self)
+            continue
+        }
         let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
         let d = Color4(Float(bytes.x), Float(bytes.y), Float(bytes.z), Float(bytes.w)) / 255
         let blended = BlendKernel.validPremultiplied(Kernel.blend(s, d))
