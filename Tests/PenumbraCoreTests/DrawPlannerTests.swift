@@ -30,7 +30,7 @@ final class DrawPlannerTests: XCTestCase {
 
     func testOneDrawPerDrawingCommandAndLayerEnd() throws {
         let list = try list()
-        var planner = DrawPlanner(list)
+        let planner = DrawPlanner(list)
         var count = 0
         while planner.next() != nil { count += 1 }
         let draws = list.commands.filter { if case .beginLayer = $0 { return false } else { return true } }.count
@@ -44,25 +44,27 @@ final class DrawPlannerTests: XCTestCase {
     func testPlanningAheadGivesTheInlinePlansInOrder() throws {
         let list = try list()
         XCTAssertGreaterThanOrEqual(list.commands.count, PlanAhead.minimumCommands, "long enough to plan on a thread")
-        var planner = DrawPlanner(list)
+        let planner = DrawPlanner(list)
         var expected: [[String]] = []
         while let draw = planner.next() { expected.append(summary(draw)) }
         XCTAssertTrue(expected.contains { $0[2] != "-" }, "the fixture has shadows")
         XCTAssertTrue(expected.contains { $0[0] != "-" }, "the fixture has a clip")
         for depth in [1, 3, 16] {
-            let ahead = PlanAhead(list, depth: depth)
-            var actual: [[String]] = []
-            while let draw = ahead.next() { actual.append(summary(draw)) }
-            XCTAssertEqual(actual, expected, "depth \(depth)")
-            XCTAssertNil(ahead.next(), "stays at the end")
+            for workers in [1, 2, 5] {
+                let ahead = PlanAhead(list, depth: depth, workers: workers)
+                var actual: [[String]] = []
+                while let draw = ahead.next() { actual.append(summary(draw)) }
+                XCTAssertEqual(actual, expected, "depth \(depth), \(workers) workers")
+                XCTAssertNil(ahead.next(), "stays at the end")
+            }
         }
     }
 
     /// A consumer that stops early (a renderer that failed) must not leave the planner blocked.
     func testDroppingThePlanAheadEarlyStopsThePlanner() throws {
         let list = try list()
-        for taken in [0, 1, 5] {
-            var ahead: PlanAhead? = PlanAhead(list, depth: 2)
+        for (taken, workers) in [(0, 1), (1, 2), (5, 3), (2, 4)] {
+            var ahead: PlanAhead? = PlanAhead(list, depth: 2, workers: workers)
             for _ in 0..<taken { XCTAssertNotNil(ahead?.next()) }
             ahead = nil  // deinit waits for the planning thread; a hang here fails the test by timeout
             XCTAssertNil(ahead)

@@ -4,9 +4,15 @@
 // for a layer left open). Its plan is everything about it that does not
 // depend on pixels: the clip's coverage, the shadow's plan and the op's plan
 // (DrawPlan.swift), over the frame of the target it draws into (layers grow
-// their frame by their shadow's margin). Because plans depend on geometry
-// only, a renderer can compute them ahead of time on another core
-// (PlanAhead.swift) while it composites earlier draws.
+// their frame by their shadow's margin).
+//
+// Planning is split in two: a cheap sequential walk (DrawSequence: which
+// geometry, over which frame, with which state) and the costly, pure part
+// (`DrawPlanner.plan`: rasterizing), which depends on nothing but its input
+// and the clip masks, cached per clip node behind a lock. So plans can be
+// computed ahead of time, on several cores at once (PlanAhead.swift), while
+// a renderer composites earlier draws.
+import Foundation
 
 /// What a renderer needs, besides the paint, to execute one draw.
 public struct PlannedDraw: Sendable {
@@ -18,19 +24,65 @@ public struct PlannedDraw: Sendable {
     public let op: OpPlan?
 }
 
-/// Walks a display list's commands and plans each draw, in the order renderers draw them.
-public struct DrawPlanner: Sendable {
+/// One draw before planning: its geometry, the frame of the target it draws into, its state.
+public struct DrawInput: Sendable {
+    public let geometry: DrawGeometry
+    public let frame: PixelRect
+    public let state: CompositeState
+}
+
+/// The draws of a display list in the order renderers draw them (layers left open are closed at
+/// the end), with the frame of the target each draws into.
+public struct DrawSequence: Sendable, Sequence, IteratorProtocol {
     private let list: DisplayList
     private var nextCommand = 0
     private var frame: PixelRect
     /// The frames (and states) of the targets below the open layers.
     private var layers: [(frame: PixelRect, state: CompositeState)] = []
-    /// Clip coverage per clip node; clip nodes never span a layer boundary, so one frame serves each.
-    private var clipMasks: [Int: CoverageMask] = [:]
 
     public init(_ list: DisplayList) {
         self.list = list
         frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
+    }
+
+    public mutating func next() -> DrawInput? {
+        while nextCommand < list.commands.count {
+            let command = list.commands[nextCommand]
+            nextCommand += 1
+            switch command {
+            case .fill(let shape, _, let state): return DrawInput(geometry: .shape(shape), frame: frame, state: state)
+            case .image(let image, let state):
+                return DrawInput(geometry: .shape(DrawPlanner.coverageShape(of: image)), frame: frame, state: state)
+            case .gradient(_, let state): return DrawInput(geometry: .clipArea(state.clip), frame: frame, state: state)
+            case .beginLayer(let state):
+                layers.append((frame, state))
+                frame = DrawPlanner.layerFrame(for: state, over: frame)
+            case .endLayer:
+                if let draw = closeLayer() { return draw }
+            }
+        }
+        return closeLayer()
+    }
+
+    private mutating func closeLayer() -> DrawInput? {
+        guard let (below, state) = layers.popLast() else { return nil }
+        frame = below
+        return DrawInput(geometry: .plane, frame: frame, state: state)
+    }
+}
+
+/// Plans a display list's draws: in order with `next()`, or one draw at a time from any thread
+/// with `plan(_:)`.
+public final class DrawPlanner: @unchecked Sendable {
+    private let clips: [ClipNode]
+    private var sequence: DrawSequence
+    /// Clip coverage per clip node; clip nodes never span a layer boundary, so one frame serves each.
+    private var clipMasks: [Int: CoverageMask] = [:]
+    private let lock = NSLock()
+
+    public init(_ list: DisplayList) {
+        clips = list.clips
+        sequence = DrawSequence(list)
     }
 
     /// The frame a layer opened with `state` over `frame` has: grown so that content outside
@@ -47,42 +99,24 @@ public struct DrawPlanner: Sendable {
     }
 
     /// The plan of the next draw, nil after the last one (including the composites of layers
-    /// left open at the end).
-    public mutating func next() -> PlannedDraw? {
-        while nextCommand < list.commands.count {
-            let command = list.commands[nextCommand]
-            nextCommand += 1
-            switch command {
-            case .fill(let shape, _, let state): return plan(.shape(shape), state)
-            case .image(let image, let state): return plan(.shape(DrawPlanner.coverageShape(of: image)), state)
-            case .gradient(_, let state): return plan(.clipArea(state.clip), state)
-            case .beginLayer(let state):
-                layers.append((frame, state))
-                frame = DrawPlanner.layerFrame(for: state, over: frame)
-            case .endLayer:
-                if let draw = closeLayer() { return draw }
-            }
-        }
-        return closeLayer()
-    }
+    /// left open at the end). Not for concurrent use.
+    public func next() -> PlannedDraw? { sequence.next().map(plan) }
 
-    private mutating func closeLayer() -> PlannedDraw? {
-        guard let (below, state) = layers.popLast() else { return nil }
-        frame = below
-        return plan(.plane, state)
-    }
-
-    private mutating func plan(_ geometry: DrawGeometry, _ state: CompositeState) -> PlannedDraw {
-        let clip = state.clip.map { clipMask($0) }
+    /// The plan of one draw of this planner's list. Safe to call from several threads at once.
+    public func plan(_ input: DrawInput) -> PlannedDraw {
+        let geometry = input.geometry, frame = input.frame, state = input.state
+        let clip = state.clip.map { clipMask($0, within: frame) }
         let shadow = state.shadow.flatMap {
-            ShadowPlan(shadow: $0, geometry: geometry, frame: frame, clips: list.clips, clipRegion: clip?.region)
+            ShadowPlan(shadow: $0, geometry: geometry, frame: frame, clips: clips, clipRegion: clip?.region)
         }
         return PlannedDraw(clip: clip, shadow: shadow, op: OpPlan(geometry: geometry, frame: frame, clipRegion: clip?.region))
     }
 
-    private mutating func clipMask(_ index: Int) -> CoverageMask {
+    /// The clip node's coverage, computed once (under the lock: clips are few and shared).
+    private func clipMask(_ index: Int, within frame: PixelRect) -> CoverageMask {
+        lock.lock(); defer { lock.unlock() }
         if let mask = clipMasks[index] { return mask }
-        let mask = ClipCoverage.mask(ofClip: index, in: list.clips, within: frame) ?? .empty
+        let mask = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
         clipMasks[index] = mask
         return mask
     }

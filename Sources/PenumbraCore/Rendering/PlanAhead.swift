@@ -1,100 +1,129 @@
-// PlanAhead: a DrawPlanner run on another thread, a bounded number of draws
-// ahead of the renderer that consumes its plans. Coverage (rasterizing
-// strokes, clips, shadow casters) then overlaps with compositing: on a
-// scene of many shapes the two take comparable time. The plans are the
-// planner's, computed by the same code in the same order; only the thread
-// differs, so the output is identical. Short lists (starting a thread
-// costs about as much as planning a few shapes) and machines of one core
-// plan inline.
+// PlanAhead: the plans of a display list's draws, computed ahead of the
+// renderer that consumes them, on worker threads, at most `depth` draws
+// ahead. Coverage (rasterizing strokes, clips, shadow casters) then overlaps
+// with compositing, and spreads over the cores: on a scene of many shapes
+// rasterizing is most of the work. The walk over the list (DrawSequence)
+// is cheap and done first; workers take draws in order from a shared
+// counter and plan them (DrawPlanner.plan, a pure function of the draw);
+// the consumer takes plan k from ring slot k % depth once its worker has
+// published it. The plans are the planner's, computed by the same code from
+// the same inputs, so the output is identical whatever the threads. Short
+// lists (starting threads costs about as much as planning a few shapes) and
+// machines of one core plan inline.
+//
+// Ring protocol: `free` counts slots that may be filled; a worker takes a
+// token before taking a draw index, so draw j is only started once draw
+// j - depth has been consumed and its slot is empty. Each slot has its own
+// `ready` semaphore; the consumer waits on the slot of the draw it wants.
 import Dispatch
 import Foundation
 
-/// The plans of a display list's draws, in order, computed ahead on a background thread.
-/// One consumer calls `next()`; dropping the PlanAhead stops the planner.
+/// The plans of a display list's draws, in order, computed ahead on worker threads.
+/// One consumer calls `next()`; dropping the PlanAhead stops the workers.
 public final class PlanAhead {
-    private let channel: Channel
-    private var exhausted = false
-
-    /// Starts planning `list`, at most `depth` draws ahead of the consumer.
-    public init(_ list: DisplayList, depth: Int = 16) {
-        let background = list.commands.count >= PlanAhead.minimumCommands && ProcessInfo.processInfo.activeProcessorCount > 1
-        channel = Channel(DrawPlanner(list), depth: max(1, depth), background: background)
-        guard background else { return }
-        let channel = self.channel
-        let thread = Thread { channel.produce() }
-        thread.name = "penumbra.plan-ahead"
-        thread.start()
-    }
-
-    deinit { channel.stop() }
+    private let planner: DrawPlanner
+    private let channel: Channel?
+    private var consumed = 0
 
     /// Lists shorter than this are planned on the consumer's thread.
     public static let minimumCommands = 8
 
-    /// The plan of the next draw, nil after the last. Blocks until the planner has it.
+    /// Starts planning `list`, at most `depth` draws ahead of the consumer, on `workers` threads
+    /// (nil: one per core, at most 8).
+    public init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil) {
+        planner = DrawPlanner(list)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workerCount = max(1, min(workers ?? min(cores, 8), depth))
+        guard list.commands.count >= PlanAhead.minimumCommands, cores > 1 || workers != nil else { channel = nil; return }
+        let channel = Channel(planner: planner, draws: Array(DrawSequence(list)), depth: max(1, depth))
+        self.channel = channel
+        for index in 0..<workerCount {
+            let thread = Thread { channel.work() }
+            thread.name = "penumbra.plan-ahead.\(index)"
+            thread.start()
+        }
+        channel.workers = workerCount
+    }
+
+    deinit { channel?.stop() }
+
+    /// The plan of the next draw, nil after the last. Blocks until a worker has it.
     public func next() -> PlannedDraw? {
-        guard !exhausted else { return nil }
-        let draw = channel.take()
-        if draw == nil { exhausted = true }
+        guard let channel else { return planner.next() }
+        guard consumed < channel.draws.count else { return nil }
+        let draw = channel.take(consumed)
+        consumed += 1
         return draw
     }
 
-    /// The planner and a ring of its plans, shared by the planning thread and the consumer:
-    /// `ready` counts filled slots, `free` empty ones; the semaphores order the slot accesses.
+    /// The draws to plan, the ring of published plans and the semaphores that order them.
     private final class Channel: @unchecked Sendable {
-        private var planner: DrawPlanner
-        private let background: Bool
-        private var ring: [PlannedDraw?]
-        private var readIndex = 0
-        private let ready = DispatchSemaphore(value: 0)
-        private let free: DispatchSemaphore
+        let planner: DrawPlanner
+        let draws: [DrawInput]
+        /// Slot k % depth holds plan k between its worker's publishing and the consumer's taking;
+        /// raw memory, because workers write different slots at the same time.
+        private let ring: UnsafeMutablePointer<PlannedDraw?>
+        private let depth: Int
+        private let ready: [DispatchSemaphore]
+        private let free = DispatchSemaphore(value: 0)
         private let finished = DispatchSemaphore(value: 0)
         private let lock = NSLock()
-        private var stopped = false
+        private var nextDraw = 0   // under `lock`
+        private var stopped = false  // under `lock`
+        /// How many worker threads run `work()` (set once, before any can finish).
+        var workers = 0
 
-        init(_ planner: DrawPlanner, depth: Int, background: Bool) {
-            self.planner = planner; self.background = background
-            ring = [PlannedDraw?](repeating: nil, count: depth)
-            // Created at 0 and raised: libdispatch traps when a semaphore is freed below its
-            // initial value, which `free` may be when the consumer stops early.
-            free = DispatchSemaphore(value: 0)
+        init(planner: DrawPlanner, draws: [DrawInput], depth: Int) {
+            self.planner = planner; self.draws = draws
+            self.depth = depth
+            ring = .allocate(capacity: depth)
+            ring.initialize(repeating: nil, count: depth)
+            ready = (0..<depth).map { _ in DispatchSemaphore(value: 0) }
+            // Raised from 0: libdispatch traps when a semaphore is freed below its initial value,
+            // which `free` may be when the consumer stops early.
             for _ in 0..<depth { free.signal() }
         }
 
-        /// The planning thread's loop: plan, publish, until the end (or a stop).
-        func produce() {
-            var index = 0
+        deinit {
+            ring.deinitialize(count: depth)
+            ring.deallocate()
+        }
+
+        /// A worker's loop: take a free slot and the next draw, plan it, publish it.
+        func work() {
             while true {
                 free.wait()
-                lock.lock(); let stop = stopped; lock.unlock()
-                if stop { break }
-                let draw = planner.next()
-                ring[index % ring.count] = draw
-                index += 1
-                ready.signal()
-                if draw == nil { break }
+                lock.lock()
+                let index = nextDraw, stop = stopped || index >= draws.count
+                if !stop { nextDraw += 1 }
+                lock.unlock()
+                if stop {
+                    free.signal()  // pass the token on, so every waiting worker sees the end
+                    break
+                }
+                let plan = planner.plan(draws[index])
+                let slot = index % depth
+                ring[slot] = plan
+                ready[slot].signal()
             }
             finished.signal()
         }
 
-        /// The next plan, in order (nil once the planner is done).
-        func take() -> PlannedDraw? {
-            guard background else { return planner.next() }
-            ready.wait()
-            let slot = readIndex % ring.count
-            let draw = ring[slot]
+        /// Plan `index` (the consumer's next), once published; frees its slot.
+        func take(_ index: Int) -> PlannedDraw? {
+            let slot = index % depth
+            ready[slot].wait()
+            let plan = ring[slot]
             ring[slot] = nil
-            readIndex += 1
             free.signal()
-            return draw
+            return plan
         }
 
-        /// Stops the planning thread (waking it if it waits for room) and waits for it to end.
+        /// Stops the workers (waking any that wait for a slot) and waits for them to end.
         func stop() {
-            guard background else { return }
             lock.lock(); stopped = true; lock.unlock()
             free.signal()
-            finished.wait()
+            for _ in 0..<workers { finished.wait() }
         }
     }
 }
