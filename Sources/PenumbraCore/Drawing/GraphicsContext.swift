@@ -4,6 +4,9 @@
 // are outlined in user space first), shadows become pixel offsets and sigmas,
 // clips become nodes of a clip tree. Rendering happens later, on whichever
 // renderer reads the list; the context itself never touches pixels.
+// Outlining strokes, the costly part of recording, is deferred until the
+// list is read and then done for all pending strokes at once, on every core
+// (GraphicsContext+Strokes.swift).
 
 /// A recording graphics context with Quartz 2D's state model.
 public final class GraphicsContext {
@@ -26,7 +29,9 @@ public final class GraphicsContext {
     /// The current graphics state.
     public private(set) var state: State
     private var stack: [SavedState] = []
-    private var list: DisplayList
+    var list: DisplayList
+    /// Strokes recorded as placeholders, outlined when the list is next read.
+    var pendingStrokes: [PendingStroke] = []
 
     /// A context for a canvas of `width` x `height` pixels at `scale` pixels per point.
     /// The initial transform maps points to pixels: scale(scale, scale).
@@ -52,10 +57,14 @@ public final class GraphicsContext {
     /// Depth of the save stack, layers included.
     public var saveDepth: Int { stack.count }
     /// Number of commands recorded so far.
-    public var commandCount: Int { list.commands.count }
+    public var commandCount: Int {
+        outlinePendingStrokes()
+        return list.commands.count
+    }
 
     /// The recorded display list, with layers still open ended in reverse order.
     public var displayList: DisplayList {
+        outlinePendingStrokes()
         var out = list
         for saved in stack where saved.startsLayer { out.commands.append(.endLayer); _ = saved }
         return out
@@ -128,8 +137,11 @@ public final class GraphicsContext {
 
     /// Strokes the path with the stroke colour and line style.
     public func stroke(_ path: Path) {
-        guard let shape = deviceShape(stroking: path) else { return }
-        list.commands.append(.fill(shape, state.strokeColor, composite()))
+        let style = state.strokeStyle
+        guard state.ctm.isInvertible, style.width > 0, !path.isEmpty else { return }
+        pendingStrokes.append(PendingStroke(command: list.commands.count, path: path, style: style, ctm: state.ctm,
+                                            tolerance: flatteningTolerance / state.ctm.maximumStretch))
+        list.commands.append(.fill(DeviceShape(contours: [], rule: .nonzero), state.strokeColor, composite()))
     }
 
     // MARK: Drawing images (UIImage drawInRect:blendMode:alpha:, drawAtPoint:)
@@ -213,17 +225,5 @@ public final class GraphicsContext {
         let contours = path.flattened(transform: state.ctm).map(\.points).filter { $0.count >= 3 }
         guard !contours.isEmpty else { return nil }
         return DeviceShape(contours: contours, rule: rule)
-    }
-
-    /// The stroke outlined in user space, then transformed; nil when it covers nothing.
-    private func deviceShape(stroking path: Path) -> DeviceShape? {
-        let style = state.strokeStyle
-        guard state.ctm.isInvertible, style.width > 0, !path.isEmpty else { return nil }
-        let tolerance = flatteningTolerance / state.ctm.maximumStretch
-        let outline = Stroker.outline(path.flattened(tolerance: tolerance), style: style, tolerance: tolerance)
-        let ctm = state.ctm
-        let contours = outline.map { $0.map(ctm.apply) }.filter { $0.count >= 3 }
-        guard !contours.isEmpty else { return nil }
-        return DeviceShape(contours: contours, rule: .nonzero)
     }
 }

@@ -1,0 +1,70 @@
+// Deferred stroke outlining. `stroke` records a placeholder command and the
+// stroke's inputs (path, style, transform, tolerance); when the list is next
+// read (`displayList`, `commandCount`), every pending stroke is outlined at
+// once, spread over the cores, written into its placeholder, and strokes
+// that cover nothing are dropped, so the list is exactly what outlining
+// each stroke as it was recorded gives: the same function on the same
+// inputs, in the same command order. Outlining is pure (path, style and
+// transform are values), so threads share nothing but the output slots.
+import Dispatch
+import Foundation
+
+/// A stroke recorded but not yet outlined.
+struct PendingStroke {
+    /// Index of its placeholder in the list's commands.
+    let command: Int
+    let path: Path
+    let style: StrokeStyle
+    let ctm: AffineTransform
+    /// Flattening tolerance in user space (the device tolerance over the transform's stretch).
+    let tolerance: Double
+
+    /// A rough cost of outlining, in device pixels of path: the control-point box's half
+    /// perimeter in device space, plus a little per element.
+    var estimatedWork: Double {
+        let box = path.controlPointBounds.map { ($0.width + $0.height) * ctm.maximumStretch } ?? 0
+        return min(box, 1e9) + Double(path.elements.count) * 4
+    }
+
+    /// The stroke outlined in user space, then transformed; nil when it covers nothing.
+    func outline() -> DeviceShape? {
+        let outline = Stroker.outline(path.flattened(tolerance: tolerance), style: style, tolerance: tolerance)
+        let contours = outline.map { $0.map(ctm.apply) }.filter { $0.count >= 3 }
+        guard !contours.isEmpty else { return nil }
+        return DeviceShape(contours: contours, rule: .nonzero)
+    }
+}
+
+extension GraphicsContext {
+    /// Outlines every pending stroke into its placeholder (dropping those that cover nothing).
+    func outlinePendingStrokes() {
+        guard !pendingStrokes.isEmpty else { return }
+        let strokes = pendingStrokes
+        pendingStrokes = []
+        let shapes = UnsafeMutableBufferPointer<DeviceShape?>.allocate(capacity: strokes.count)
+        shapes.initialize(repeating: nil)
+        defer { shapes.deinitialize(); shapes.deallocate() }
+        // Waking threads costs about what outlining a few thousand pixels of path does.
+        let work = strokes.reduce(0.0) { $0 + $1.estimatedWork }
+        let threads = work >= 8192 ? min(strokes.count, ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        if threads <= 1 {
+            for i in strokes.indices { shapes[i] = strokes[i].outline() }
+        } else {
+            // Interleaved: thread t outlines strokes t, t + threads, ... (strokes in a scene tend
+            // to come in runs of similar cost).
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+                for i in stride(from: t, to: strokes.count, by: threads) { shapes[i] = strokes[i].outline() }
+            }
+        }
+        var dropped = Set<Int>()
+        for (i, stroke) in strokes.enumerated() {
+            guard case .fill(_, let color, let state) = list.commands[stroke.command] else {
+                preconditionFailure("a pending stroke's placeholder is not a fill")
+            }
+            if let shape = shapes[i] { list.commands[stroke.command] = .fill(shape, color, state) } else { dropped.insert(stroke.command) }
+        }
+        if !dropped.isEmpty {
+            list.commands = list.commands.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        }
+    }
+}
