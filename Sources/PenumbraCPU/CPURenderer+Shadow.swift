@@ -9,13 +9,12 @@
 //
 // The caster's alpha is computed by the shader's alpha-only path
 // (Shader.shadeAlpha), only between each row's first and last covered pixel.
-// Rows are independent: on a large plane two threads take interleaved blocks
-// of rows, each with its own scratch rows, and every value is computed by the
-// same code whichever thread runs it, so the plane is identical. The planes
-// come from ShadowScratch (pages already mapped); the caster writes every
-// value of its plane, zeroing each row just before filling it.
-import Dispatch
-import Foundation
+// Rows are independent: on a large plane they are split in bands over the
+// cores (RowBands), each with its own scratch rows, and every value is
+// computed by the same code whichever thread runs it, so the plane is
+// identical. The planes come from ShadowScratch (pages already mapped); the
+// caster writes every value of its plane, zeroing each row just before
+// filling it.
 import PenumbraCore
 
 extension CPUFrame {
@@ -44,44 +43,36 @@ struct CasterAlpha {
     let plan: ShadowPlan
     let shader: Shader
     let values: UnsafeMutablePointer<Float>
-    /// Threads to share the rows between; nil picks 2 for large planes on 2 cores or more.
+    /// Bands of rows to split the plane into, one thread each; nil lets RowBands choose by size.
     var threads: Int? = nil
-
-    /// Rows per block when two threads interleave rows.
-    static let rowBlock = 16
-    /// Plane pixels below which a second thread is not worth waking.
-    static let parallelThreshold = 1 << 16
 
     func run() {
         let plane = plan.plane
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let threads = self.threads ?? (plane.width * plane.height >= CasterAlpha.parallelThreshold && cores >= 2 ? 2 : 1)
-        if threads <= 1 { rows(thread: 0, of: 1); return }
-        DispatchQueue.concurrentPerform(iterations: threads) { rows(thread: $0, of: threads) }
+        if let threads {
+            RowBands.run(rows: 0..<plane.height, bands: threads) { self.rows($0) }
+        } else {
+            RowBands.run(rows: 0..<plane.height, pixels: plane.area) { self.rows($0) }
+        }
     }
 
-    /// The rows `thread` takes: blocks of `rowBlock` rows, dealt round-robin.
-    private func rows(thread: Int, of threads: Int) {
+    /// Rows `rows` of the plane (relative to its top).
+    private func rows(_ rows: Range<Int>) {
         let plane = plan.plane, width = plane.width
         let coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
         let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
         defer { coverage.deallocate(); scratch.deallocate() }
-        var start = thread * CasterAlpha.rowBlock
-        while start < plane.height {
-            for row in start..<min(start + CasterAlpha.rowBlock, plane.height) {
-                let y = plane.y + row, output = values + row * width
-                output.initialize(repeating: 0, count: width)
-                CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
-                                     into: coverage)
-                var lo = 0, hi = width
-                while lo < hi && !(coverage[lo] > 0) { lo += 1 }
-                guard lo < hi else { continue }
-                while !(coverage[hi - 1] > 0) { hi -= 1 }
-                shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
-                                  coverage: coverage.baseAddress! + lo, alpha: output + lo,
-                                  scratch: scratch)
-            }
-            start += threads * CasterAlpha.rowBlock
+        for row in rows {
+            let y = plane.y + row, output = values + row * width
+            output.initialize(repeating: 0, count: width)
+            CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
+                                 into: coverage)
+            var lo = 0, hi = width
+            while lo < hi && !(coverage[lo] > 0) { lo += 1 }
+            guard lo < hi else { continue }
+            while !(coverage[hi - 1] > 0) { hi -= 1 }
+            shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
+                              coverage: coverage.baseAddress! + lo, alpha: output + lo,
+                              scratch: scratch)
         }
     }
 }

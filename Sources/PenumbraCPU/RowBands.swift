@@ -6,18 +6,24 @@
 // the output is identical for any thread count. Small jobs stay on the
 // calling thread: waking a worker costs tens of microseconds.
 import Dispatch
-import Foundation
+import PenumbraCore
 
 enum RowBands {
-    /// Threads a large job is split over: the machine's active cores, at most 8.
-    static let threadCount = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+    /// Threads a large job is split over.
+    static var threadCount: Int { Parallelism.maxThreads }
     /// Pixels below which a job runs on the calling thread.
     static let parallelThreshold = 48 * 1024
 
     /// Calls `body` with contiguous, disjoint bands of `rows` covering all of it, concurrently
     /// when `pixels` (the job's size) is large enough and `threads` allows.
     static func run(rows: Range<Int>, pixels: Int, threads: Int = threadCount, _ body: (Range<Int>) -> Void) {
-        let bands = min(threads, rows.count, pixels / parallelThreshold)
+        run(rows: rows, bands: min(threads, pixels / parallelThreshold), body)
+    }
+
+    /// Calls `body` with `bands` (at most one per row, at least one) contiguous, disjoint bands of
+    /// `rows` covering all of it, concurrently when there are several.
+    static func run(rows: Range<Int>, bands requested: Int, _ body: (Range<Int>) -> Void) {
+        let bands = min(requested, rows.count)
         guard bands > 1 else { body(rows); return }
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             let lo = rows.lowerBound + rows.count * band / bands

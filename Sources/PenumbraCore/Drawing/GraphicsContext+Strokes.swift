@@ -7,7 +7,6 @@
 // inputs, in the same command order. Outlining is pure (path, style and
 // transform are values), so threads share nothing but the output slots.
 import Dispatch
-import Foundation
 
 /// A stroke recorded but not yet outlined.
 struct PendingStroke {
@@ -46,7 +45,7 @@ extension GraphicsContext {
         defer { shapes.deinitialize(); shapes.deallocate() }
         // Waking threads costs about what outlining a few thousand pixels of path does.
         let work = strokes.reduce(0.0) { $0 + $1.estimatedWork }
-        let threads = work >= 8192 ? min(strokes.count, ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        let threads = work >= 8192 ? min(strokes.count, Parallelism.maxThreads) : 1
         if threads <= 1 {
             for i in strokes.indices { shapes[i] = strokes[i].outline() }
         } else {

@@ -29,12 +29,14 @@ public final class PlanAhead {
     public static let minimumCommands = 8
 
     /// Starts planning `list`, at most `depth` draws ahead of the consumer, on `workers` threads
-    /// (nil: one per core, at most 8).
+    /// (nil: Parallelism.maxThreads).
     public init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil) {
         planner = DrawPlanner(list)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workerCount = max(1, min(workers ?? min(cores, 8), depth))
-        guard list.commands.count >= PlanAhead.minimumCommands, cores > 1 || workers != nil else { channel = nil; return }
+        let workerCount = max(1, min(workers ?? Parallelism.maxThreads, depth))
+        guard list.commands.count >= PlanAhead.minimumCommands, Parallelism.maxThreads > 1 || workers != nil else {
+            channel = nil
+            return
+        }
         let channel = Channel(planner: planner, draws: Array(DrawSequence(list)), depth: max(1, depth))
         self.channel = channel
         for index in 0..<workerCount {
