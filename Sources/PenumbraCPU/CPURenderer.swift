@@ -97,11 +97,11 @@ struct CPUFrame {
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
             let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, offset: offset, alpha: alpha, mode: mode)
             RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
-                var scratch = SpanCompositor.Scratch(width: region.width)
+                let scratch = SpanCompositor.Scratch(width: region.width)
                 for y in rows {
                     if clip == nil, let coverage {
                         coverage.forEachSpan(inRow: y, from: region.x, to: region.maxX) { x, count, values, constant in
-                            pixels.composite(y: y, x: x, count: count, coverage: values, constant: constant, &scratch)
+                            pixels.composite(y: y, x: x, count: count, coverage: values, constant: constant, scratch)
                         }
                         continue
                     }
@@ -112,7 +112,7 @@ struct CPUFrame {
                     while lo < hi && cov[lo] == 0 { lo += 1 }
                     guard lo < hi else { continue }
                     while cov[hi - 1] == 0 { hi -= 1 }
-                    pixels.composite(y: y, x: region.x + lo, count: hi - lo, coverage: cov + lo, constant: 0, &scratch)
+                    pixels.composite(y: y, x: region.x + lo, count: hi - lo, coverage: cov + lo, constant: 0, scratch)
                 }
             }
         }

@@ -10,24 +10,14 @@ import PenumbraCore
 
 struct SpanCompositor {
     /// Per-thread buffers, sized for the widest run of the op.
-    struct Scratch {
+    final class Scratch {
         let colors: UnsafeMutablePointer<SIMD4<Float>>
         let coverage: UnsafeMutablePointer<Float>
-        private let owner: Owner
 
         init(width: Int) {
-            owner = Owner(width: width)
-            colors = owner.colors; coverage = owner.coverage
+            colors = .allocate(capacity: max(1, width)); coverage = .allocate(capacity: max(1, width))
         }
-
-        private final class Owner {
-            let colors: UnsafeMutablePointer<SIMD4<Float>>
-            let coverage: UnsafeMutablePointer<Float>
-            init(width: Int) {
-                colors = .allocate(capacity: max(1, width)); coverage = .allocate(capacity: max(1, width))
-            }
-            deinit { colors.deallocate(); coverage.deallocate() }
-        }
+        deinit { colors.deallocate(); coverage.deallocate() }
     }
 
     let pixels: UnsafeMutableBufferPointer<UInt8>
@@ -48,7 +38,7 @@ struct SpanCompositor {
 
     /// Composites pixels `x..<x+count` of row `y` (device coordinates, inside the frame), with
     /// coverage `coverage[0..<count]`, or `constant` for all of them when `coverage` is nil.
-    func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<Float>?, constant: Float, _ scratch: inout Scratch) {
+    func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<Float>?, constant: Float, _ scratch: Scratch) {
         let rowStart = ((y - frame.y) * frame.width + x - frame.x) * 4
         let destination = UnsafeMutableBufferPointer(rebasing: pixels[rowStart..<(rowStart + count * 4)])
         if let solid {
