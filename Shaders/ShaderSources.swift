@@ -18,6 +18,7 @@ public enum ShaderSources {
         "mask.glsl": text(PackageResources.mask_glsl),
         "paint.glsl": text(PackageResources.paint_glsl),
         "blend.glsl": text(PackageResources.blend_glsl),
+        "fixed.glsl": text(PackageResources.fixed_glsl),
     ]
 
     /// The names of the fragment programs (each is drawn with the quad vertex shader).

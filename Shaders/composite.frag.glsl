@@ -1,9 +1,12 @@
-// composite: one op (or a shadow) over its region of the current target.
-// coverage = geometry x clip (R32F masks on the device grid; no geometry mask
-// means 1), the paint times the alpha, the blend formula of the mode bounded
-// by coverage against a copy of the destination region, then the CPU's
-// rounding: floor(result * 255 + 0.5), stored exactly by the 8-bit target.
+// composite: one op (or a shadow) over its region of the current target, in
+// the U8 integer arithmetic of docs/ARITHMETIC.md: coverage = geometry x clip
+// (R8UI masks on the device grid, div255 products; no geometry mask means 255;
+// a shadow plane is quantised by unit8), the paint as U8 premultiplied (a
+// solid colour arrives as bytes; other paints are quantised by unit8) times
+// the alpha (div255), the blend formula of the mode bounded by coverage
+// against a copy of the destination region, stored exactly by the 8-bit target.
 //! include header.glsl
+//! include fixed.glsl
 //! include mask.glsl
 //! include paint.glsl
 //! include blend.glsl
@@ -12,12 +15,14 @@ uniform ivec2 uFrameOrigin;        // the target's frame origin on the device gr
 uniform ivec2 uRegionOrigin;       // the region's top-left pixel, in target pixels
 uniform sampler2D uDestination;    // copy of the region (texel (0, 0) = its top-left)
 uniform int uHasCoverage;
-uniform sampler2D uCoverage;
+uniform usampler2D uCoverage;
+uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
 uniform ivec4 uCoverageRect;
 uniform int uHasClip;
-uniform sampler2D uClip;
+uniform usampler2D uClip;
 uniform ivec4 uClipRect;
-uniform float uAlpha;
+uniform int uAlpha8;               // the context alpha, U8
+uniform ivec4 uSolid8;             // a solid paint, U8 premultiplied
 // Whether the coverage is a packed shadow plane: a constant in a specialised program, else a uniform.
 #ifndef COVERAGE_PACKED
 uniform int uCoveragePacked;
@@ -34,15 +39,22 @@ out vec4 fragColor;
 void main() {
     ivec2 local = ivec2(gl_FragCoord.xy);
     ivec2 p = local + uFrameOrigin;
-    float coverage = uHasCoverage == 0 ? 1.0
-        : (COVERAGE_PACKED != 0 ? packedMaskValue(uCoverage, uCoverageRect, p) : maskValue(uCoverage, uCoverageRect, p));
-    if (uHasClip != 0 && coverage > 0.0) coverage *= maskValue(uClip, uClipRect, p);
-    if (!(coverage > 0.0)) discard;
-    vec4 source = paintColor(p, coverage);
-    if (!(coverage > 0.0)) discard;
-    vec4 destination = bytesToFloat(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
-    precise vec4 s = source * uAlpha;
-    vec4 r = compositeColor(BLEND_MODE, s, destination, coverage);
-    precise vec4 q = floor(r * 255.0 + 0.5);
-    fragColor = clamp(q, vec4(0.0), vec4(255.0)) / 255.0;
+    int coverage = uHasCoverage == 0 ? 255
+        : (COVERAGE_PACKED != 0 ? unit8(packedMaskValue(uPackedCoverage, uCoverageRect, p))
+                                : maskValue(uCoverage, uCoverageRect, p));
+    if (uHasClip != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
+    if (coverage == 0) discard;
+    ivec4 source;
+    if (PAINT_KIND == 0) {
+        source = uSolid8;
+    } else {
+        float unitCoverage = byteFloat(uint(coverage));
+        vec4 c = paintColor(p, unitCoverage);
+        if (!(unitCoverage > 0.0)) discard;
+        source = unit8(c);
+    }
+    if (uAlpha8 != 255) source = div255(source * uAlpha8);
+    ivec4 destination = ivec4(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
+    ivec4 r = compositeColor(BLEND_MODE, source, destination, coverage);
+    fragColor = vec4(r) / 255.0;
 }

@@ -1,160 +1,138 @@
-// blend: the 28 blend modes, a line-by-line port of PenumbraCore's
-// Blend.swift and Blend+NonSeparable.swift on premultiplied vec4 (r, g, b, a),
-// with the same operation order and the same final clamps. Every local is
-// `precise` so that no product and sum are fused: the CPU rounds each one.
-// Mode numbers are BlendMode.allCases indices (GPUBlendModes.swift).
+// blend: the 28 blend modes on U8 premultiplied ivec4 (r, g, b, a), the twin of
+// PenumbraCore's Blend.swift and Blend+NonSeparable.swift, formula for formula
+// (docs/ARITHMETIC.md). Integer arithmetic only: every driver gives the same
+// bytes. Mode numbers are BlendMode.allCases indices.
 
-vec4 validPremultiplied(vec4 c) {
-    precise float alpha = min(max(c.w, 0.0), 1.0);
-    precise vec4 r = min(max(c, vec4(0.0)), vec4(alpha));
-    return r;
+const int FULL = 255 * 255;
+
+ivec4 validPremultiplied(ivec4 c) {
+    int alpha = clamp(c.w, 0, 255);
+    return clamp(c, ivec4(0), ivec4(alpha));
+}
+ivec4 mixCoverage(ivec4 d, ivec4 b, int t) { return div255(d * (255 - t) + b * t); }
+ivec4 store(ivec4 n) { return div255(clamp(n, ivec4(0), ivec4(FULL))); }
+ivec4 general(ivec4 s, ivec4 d, ivec4 term) { return store(s * (255 - d.w) + d * (255 - s.w) + term); }
+ivec4 generalQ12(ivec4 s, ivec4 d, ivec4 b) {
+    int both = s.w * d.w;
+    ivec4 term = roundQ12(clamp(b, ivec4(0), ivec4(4096)) * both);
+    term.w = both;
+    return general(s, d, term);
 }
 
-vec4 generalTerm(vec4 s, vec4 d, vec4 term) {
-    precise vec4 sourceOnly = s * (1.0 - d.w);
-    precise vec4 destinationOnly = d * (1.0 - s.w);
-    precise vec4 r = sourceOnly + destinationOnly + term;
-    return r;
+int dodgeTerm(int cs, int cb, int sa, int both) {
+    if (cb == 0) return 0;
+    if (cs >= sa) return both;
+    return min(both, (sa * sa * cb) / (sa - cs));
+}
+int burnTerm(int cs, int cb, int sa, int da, int both) {
+    if (cb >= da) return both;
+    if (cs == 0) return 0;
+    return both - min(both, (sa * sa * (da - cb)) / cs);
+}
+int softLightQ12(int cs, int cb) {
+    if (2 * cs <= 4096) return cb - roundQ12((4096 - 2 * cs) * roundQ12(cb * (4096 - cb)));
+    int dOfCb;
+    if (cb <= 1024) {
+        int q = roundQ12((16 * cb - 12 * 4096) * cb) + 4 * 4096;
+        dOfCb = roundQ12(q * cb);
+    } else {
+        dOfCb = int(squareRoot(uint(cb) << 12));
+    }
+    return cb + roundQ12((2 * cs - 4096) * (dOfCb - cb));
 }
 
-vec4 generalBlended(vec4 s, vec4 d, vec4 b) {
-    precise vec4 bb = vec4(b.xyz, 1.0);
-    precise vec4 term = (s.w * d.w) * bb;
-    return generalTerm(s, d, term);
-}
+// MARK: Non-separable (Q12)
 
-vec4 unpremultiplied(vec4 c) {
-    if (!(c.w > 0.0)) return vec4(0.0);
-    precise vec4 r = min(c / c.w, vec4(1.0));
-    return r;
-}
-
-// MARK: Non-separable helpers (W3C)
-
-float lum(vec4 c) { precise float r = 0.3 * c.x + 0.59 * c.y + 0.11 * c.z; return r; }
-float sat(vec4 c) { precise float r = max(max(c.x, c.y), c.z) - min(min(c.x, c.y), c.z); return r; }
-
-vec4 clipColor(vec4 color) {
-    precise vec4 c = color;
-    precise float l = lum(c);
-    float n = min(min(c.x, c.y), c.z);
-    float x = max(max(c.x, c.y), c.z);
-    precise float ln = l - n;
-    if (n < 0.0 && ln > 0.0) { c = l + ((c - l) * l) / ln; }
-    precise float xl = x - l;
-    if (x > 1.0 && xl > 0.0) { c = l + ((c - l) * (1.0 - l)) / xl; }
+int lum(ivec4 c) { return (19661 * c.x + 38666 * c.y + 7209 * c.z + 32768) >> 16; }
+int sat(ivec4 c) { return max(max(c.x, c.y), c.z) - min(min(c.x, c.y), c.z); }
+ivec4 clipColor(ivec4 color) {
+    ivec4 c = color;
+    int l = lum(c);
+    int n = min(min(c.x, c.y), c.z);
+    int x = max(max(c.x, c.y), c.z);
+    if (n < 0 && l - n > 0) {
+        for (int i = 0; i < 3; i++) c[i] = l + divideTruncating((c[i] - l) * l, l - n);
+    }
+    if (x > 4096 && x - l > 0) {
+        for (int i = 0; i < 3; i++) c[i] = l + divideTruncating((c[i] - l) * (4096 - l), x - l);
+    }
     return c;
 }
-
-vec4 setLum(vec4 c, float l) { precise vec4 r = c + (l - lum(c)); return clipColor(r); }
-
-vec4 setSat(vec4 c, float s) {
-    float cMax = max(max(c.x, c.y), c.z);
-    float cMin = min(min(c.x, c.y), c.z);
-    if (!(cMax > cMin)) return vec4(0.0);
-    precise vec4 r = ((c - cMin) * s) / (cMax - cMin);
-    return r;
+ivec4 setLum(ivec4 c, int l) { return clipColor(c + ivec4(l - lum(c))); }
+ivec4 setSat(ivec4 c, int s) {
+    int cMax = max(max(c.x, c.y), c.z), cMin = min(min(c.x, c.y), c.z);
+    if (!(cMax > cMin)) return ivec4(0);
+    int range = cMax - cMin;
+    return ivec4(((c.x - cMin) * s) / range, ((c.y - cMin) * s) / range, ((c.z - cMin) * s) / range, 0);
+}
+ivec4 unpremultipliedQ12(ivec4 p) {
+    return ivec4(unpremultipliedQ12(p.x, p.w), unpremultipliedQ12(p.y, p.w), unpremultipliedQ12(p.z, p.w), 0);
 }
 
-vec4 nonSeparable(vec4 s, vec4 d, vec4 b) {
-    return generalBlended(s, d, min(max(b, vec4(0.0)), vec4(1.0)));
-}
-
-// MARK: The modes
-
-vec4 blendRaw(int mode, vec4 s, vec4 d) {
-    precise vec4 r;
-    if (mode == 0) {                       // normal
-        r = s + d * (1.0 - s.w);
-    } else if (mode == 1) {                // multiply
-        precise vec4 t = s * d; r = generalTerm(s, d, t);
-    } else if (mode == 2) {                // screen
-        r = s + d - s * d;
-    } else if (mode == 3 || mode == 9) {   // overlay, hardLight
-        precise vec4 multiplied = 2.0 * s * d;
-        precise vec4 screened = s.w * d.w - 2.0 * (d.w - d) * (s.w - s);
-        precise vec4 twice = mode == 3 ? 2.0 * d : 2.0 * s;
-        float alpha = mode == 3 ? d.w : s.w;
-        r = generalTerm(s, d, mix(screened, multiplied, lessThanEqual(twice, vec4(alpha))));
-    } else if (mode == 4) {                // darken
-        precise vec4 a = s * d.w; precise vec4 b = d * s.w; r = generalTerm(s, d, min(a, b));
-    } else if (mode == 5) {                // lighten
-        precise vec4 a = s * d.w; precise vec4 b = d * s.w; r = generalTerm(s, d, max(a, b));
-    } else if (mode == 6) {                // colorDodge
-        vec4 cs = unpremultiplied(s), cb = unpremultiplied(d);
-        bvec4 sourceIsOne = equal(cs, vec4(1.0));
-        precise vec4 quotient = cb / mix(vec4(1.0) - cs, vec4(1.0), sourceIsOne);
-        vec4 b = min(quotient, vec4(1.0));
-        b = mix(b, vec4(1.0), sourceIsOne);
-        b = mix(b, vec4(0.0), equal(cb, vec4(0.0)));
-        r = generalBlended(s, d, b);
-    } else if (mode == 7) {                // colorBurn
-        vec4 cs = unpremultiplied(s), cb = unpremultiplied(d);
-        bvec4 sourceIsZero = equal(cs, vec4(0.0));
-        precise vec4 quotient = (vec4(1.0) - cb) / mix(cs, vec4(1.0), sourceIsZero);
-        precise vec4 b = vec4(1.0) - min(quotient, vec4(1.0));
-        b = mix(b, vec4(0.0), sourceIsZero);
-        b = mix(b, vec4(1.0), equal(cb, vec4(1.0)));
-        r = generalBlended(s, d, b);
-    } else if (mode == 8) {                // softLight
-        vec4 cs = unpremultiplied(s), cb = unpremultiplied(d);
-        precise vec4 polynomial = ((16.0 * cb - 12.0) * cb + 4.0) * cb;
-        vec4 dOfCb = mix(sqrt(cb), polynomial, lessThanEqual(cb, vec4(0.25)));
-        precise vec4 darkened = cb - (1.0 - 2.0 * cs) * cb * (1.0 - cb);
-        precise vec4 lightened = cb + (2.0 * cs - 1.0) * (dOfCb - cb);
-        r = generalBlended(s, d, mix(lightened, darkened, lessThanEqual(cs, vec4(0.5))));
-    } else if (mode == 10) {               // difference
-        precise vec4 a = s * d.w; precise vec4 b = d * s.w;
-        r = s + d - 2.0 * min(a, b);
-        r.w = s.w + d.w - s.w * d.w;
-    } else if (mode == 11) {               // exclusion
-        r = s + d - 2.0 * s * d;
-        r.w = s.w + d.w - s.w * d.w;
-    } else if (mode >= 12 && mode <= 15) { // hue, saturation, color, luminosity
-        vec4 cs = unpremultiplied(s), cb = unpremultiplied(d);
-        vec4 b;
+ivec4 blendRaw(int mode, ivec4 s, ivec4 d) {
+    ivec4 sa = ivec4(s.w), da = ivec4(d.w);
+    int both = s.w * d.w;
+    if (mode == 0) return store(s * 255 + d * (255 - s.w));                                   // normal
+    if (mode == 1) return general(s, d, s * d);                                               // multiply
+    if (mode == 2) return store((s + d) * 255 - s * d);                                       // screen
+    if (mode == 3 || mode == 9) {                                                             // overlay, hardLight
+        ivec4 multiplied = 2 * s * d;
+        ivec4 screened = ivec4(both) - 2 * (da - d) * (sa - s);
+        bvec4 low = mode == 3 ? lessThanEqual(2 * d, da) : lessThanEqual(2 * s, sa);
+        return general(s, d, mix(screened, multiplied, low));
+    }
+    if (mode == 4) return general(s, d, min(s * d.w, d * s.w));                                // darken
+    if (mode == 5) return general(s, d, max(s * d.w, d * s.w));                                // lighten
+    if (mode == 6) {                                                                           // colorDodge
+        ivec4 term = ivec4(both);
+        for (int i = 0; i < 3; i++) term[i] = dodgeTerm(s[i], d[i], s.w, both);
+        return general(s, d, term);
+    }
+    if (mode == 7) {                                                                           // colorBurn
+        ivec4 term = ivec4(both);
+        for (int i = 0; i < 3; i++) term[i] = burnTerm(s[i], d[i], s.w, d.w, both);
+        return general(s, d, term);
+    }
+    if (mode == 8) {                                                                           // softLight
+        ivec4 b = ivec4(0);
+        for (int i = 0; i < 3; i++) b[i] = softLightQ12(unpremultipliedQ12(s[i], s.w), unpremultipliedQ12(d[i], d.w));
+        return generalQ12(s, d, b);
+    }
+    if (mode == 10 || mode == 11) {                                                            // difference, exclusion
+        ivec4 n = (s + d) * 255 - 2 * (mode == 10 ? min(s * d.w, d * s.w) : s * d);
+        n.w = (s.w + d.w) * 255 - both;
+        return store(n);
+    }
+    if (mode >= 12 && mode <= 15) {                                                            // hue ... luminosity
+        ivec4 cs = unpremultipliedQ12(s), cb = unpremultipliedQ12(d);
+        ivec4 b;
         if (mode == 12) b = setLum(setSat(cs, sat(cb)), lum(cb));
         else if (mode == 13) b = setLum(setSat(cb, sat(cs)), lum(cb));
         else if (mode == 14) b = setLum(cs, lum(cb));
         else b = setLum(cb, lum(cs));
-        r = nonSeparable(s, d, b);
-    } else if (mode == 16) {               // clear
-        r = vec4(0.0);
-    } else if (mode == 17) {               // copy
-        r = s;
-    } else if (mode == 18) {               // sourceIn
-        r = s * d.w;
-    } else if (mode == 19) {               // sourceOut
-        r = s * (1.0 - d.w);
-    } else if (mode == 20) {               // sourceAtop
-        r = s * d.w + d * (1.0 - s.w);
-    } else if (mode == 21) {               // destinationOver
-        r = s * (1.0 - d.w) + d;
-    } else if (mode == 22) {               // destinationIn
-        r = d * s.w;
-    } else if (mode == 23) {               // destinationOut
-        r = d * (1.0 - s.w);
-    } else if (mode == 24) {               // destinationAtop
-        r = s * (1.0 - d.w) + d * s.w;
-    } else if (mode == 25) {               // xor
-        r = s * (1.0 - d.w) + d * (1.0 - s.w);
-    } else if (mode == 26) {               // plusDarker
-        precise float alpha = min(1.0, s.w + d.w);
-        precise vec4 darkness = (vec4(s.w) - s) + (vec4(d.w) - d);
-        r = max(vec4(alpha) - darkness, vec4(0.0));
-    } else {                               // plusLighter
-        r = min(s + d, vec4(1.0));
+        return generalQ12(s, d, b);
     }
-    return r;
+    if (mode == 16) return ivec4(0);                                                           // clear
+    if (mode == 17) return s;                                                                  // copy
+    if (mode == 18) return store(s * d.w);                                                     // sourceIn
+    if (mode == 19) return store(s * (255 - d.w));                                             // sourceOut
+    if (mode == 20) return store(s * d.w + d * (255 - s.w));                                   // sourceAtop
+    if (mode == 21) return store(s * (255 - d.w) + d * 255);                                   // destinationOver
+    if (mode == 22) return store(d * s.w);                                                     // destinationIn
+    if (mode == 23) return store(d * (255 - s.w));                                             // destinationOut
+    if (mode == 24) return store(s * (255 - d.w) + d * s.w);                                   // destinationAtop
+    if (mode == 25) return store(s * (255 - d.w) + d * (255 - s.w));                           // xor
+    if (mode == 26) {                                                                          // plusDarker
+        int alpha = min(255, s.w + d.w);
+        return max(ivec4(alpha) - ((sa - s) + (da - d)), ivec4(0));
+    }
+    return min(s + d, ivec4(255));                                                             // plusLighter
 }
 
-vec4 blendColor(int mode, vec4 s, vec4 d) { return validPremultiplied(blendRaw(mode, s, d)); }
+ivec4 blendColor(int mode, ivec4 s, ivec4 d) { return validPremultiplied(blendRaw(mode, s, d)); }
 
-// result = dst + coverage * (blend(src, dst) - dst), as PenumbraCore.composite.
-vec4 compositeColor(int mode, vec4 s, vec4 d, float coverage) {
-    if (!(coverage > 0.0)) return d;
-    vec4 blended = blendColor(mode, s, d);
-    if (coverage >= 1.0) return blended;
-    precise vec4 r = d + coverage * (blended - d);
-    return validPremultiplied(r);
+// composite(source:destination:coverage:mode:): t = 0 keeps d, t = 255 is the blend.
+ivec4 compositeColor(int mode, ivec4 s, ivec4 d, int t) {
+    ivec4 blended = blendColor(mode, s, d);
+    return t >= 255 ? blended : mixCoverage(d, blended, t);
 }

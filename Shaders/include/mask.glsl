@@ -1,5 +1,5 @@
-// mask: coverage masks are R32F textures placed on the device grid by a rect
-// (x, y, width, height); texelFetch only, 0 outside the rect. A lookup table
+// mask: coverage masks are R8UI textures of U8 coverage placed on the device
+// grid by a rect (x, y, width, height); texelFetch only, 0 outside the rect. A lookup table
 // converts bytes to Float exactly as the CPU does (b / 255, the core's
 // unitTexel, computed on the CPU), for the composite's destination read and
 // for image and layer texels alike. It is a 256-texel texture (uLUT), or with
@@ -14,10 +14,10 @@ uniform sampler2D uLUT;
 float byteFloat(uint b) { return texelFetch(uLUT, ivec2(int(b), 0), 0).r; }
 #endif
 
-float maskValue(sampler2D mask, ivec4 rect, ivec2 p) {
+int maskValue(usampler2D mask, ivec4 rect, ivec2 p) {
     ivec2 q = p - rect.xy;
-    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0.0;
-    return texelFetch(mask, q, 0).r;
+    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0;
+    return int(texelFetch(mask, q, 0).r);
 }
 
 // A shadow plane: four horizontally adjacent pixels per RGBA32F texel (caster.frag).

@@ -29,9 +29,9 @@ extension CPUFrame {
         alpha.blur(with: plan.kernel, scratch: &scratch)
         ShadowScratch.give(scratch)
         do {
-            let mask = CoverageMask(region: plane, values: alpha.values)
+            let mask = CoverageMask(region: plane, quantising: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
-                      alpha: Float(state.alpha), mode: state.blendMode)
+                      alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
         }
         ShadowScratch.give(alpha.values)
     }
@@ -59,13 +59,17 @@ struct CasterAlpha {
     private func rows(_ rows: Range<Int>) {
         let plane = plan.plane, width = plane.width
         let coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
+        let coverage8 = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
         let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-        defer { coverage.deallocate(); scratch.deallocate() }
+        defer { coverage.deallocate(); coverage8.deallocate(); scratch.deallocate() }
+        let unit = Fixed.unitFloats
         for row in rows {
             let y = plane.y + row, output = values + row * width
             output.initialize(repeating: 0, count: width)
+            // The U8 coverage as Floats k / 255 (the table the GPU's caster reads too).
             CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
-                                 into: coverage)
+                                 into: coverage8)
+            for i in 0..<width { coverage[i] = unit[Int(coverage8[i])] }
             var lo = 0, hi = width
             while lo < hi && !(coverage[lo] > 0) { lo += 1 }
             guard lo < hi else { continue }

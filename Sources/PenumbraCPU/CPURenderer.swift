@@ -6,7 +6,7 @@
 // the paint, the clip multiplies the coverage, and the blend formula of the
 // mode is applied bounded by coverage:
 //     result = dst + coverage * (blend(src * alpha, dst) - dst)
-// computed in Float and stored rounded (halves up) into the 8-bit
+// in the exact U8 integer arithmetic of docs/ARITHMETIC.md, into the 8-bit
 // premultiplied target. A shadow, when set, is composited first the same way
 // with its own coverage (CPURenderer+Shadow.swift). Layers are 8-bit targets
 // of their own, composited as a plane-wide source at endLayer.
@@ -82,7 +82,7 @@ struct CPUFrame {
         }
         guard let plan = planned.op else { return }
         composite(region: plan.region, coverage: plan.coverage, clip: planned.clip, shader: shader, offset: .zero,
-                  alpha: Float(state.alpha), mode: state.blendMode)
+                  alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.
@@ -92,7 +92,7 @@ struct CPUFrame {
     /// shader runs only between its first and last covered pixel. The blend mode's row
     /// compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
-                            offset: Point, alpha: Float, mode: BlendMode) {
+                            offset: Point, alpha: UInt8, mode: BlendMode) {
         let frame = target.frame
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
             let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, offset: offset, alpha: alpha, mode: mode)
@@ -118,11 +118,12 @@ struct CPUFrame {
         }
     }
 
-    /// Fills `out[0..<width]` with the coverage of row `y` from `x0`: 1 times the geometry's
-    /// (when there is one) times the clip's, 0 outside either mask's region.
+    /// Fills `out[0..<width]` with the U8 coverage of row `y` from `x0`: 255 times the
+    /// geometry's (when there is one) times the clip's, each product `div255`, 0 outside
+    /// either mask's region.
     static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?, clip: CoverageMask?,
-                            into out: UnsafeMutableBufferPointer<Float>) {
-        for i in 0..<width { out[i] = 1 }
+                            into out: UnsafeMutableBufferPointer<UInt8>) {
+        for i in 0..<width { out[i] = 255 }
         coverage?.multiplyRow(y: y, x0: x0, into: out)
         clip?.multiplyRow(y: y, x0: x0, into: out)
     }
@@ -131,8 +132,7 @@ struct CPUFrame {
 extension Bitmap {
     /// Fills every pixel with the colour, premultiplied and rounded (halves up).
     mutating func fill(with color: Color) {
-        let p = color.premultiplied
-        let bytes = SIMD4<UInt8>((0..<4).map { UInt8(roundHalfUp(min(1, max(0, p[$0])) * 255)) })
+        let bytes = color.premultiplied8
         pixels.withUnsafeMutableBytes { raw in
             raw.withMemoryRebound(to: SIMD4<UInt8>.self) { $0.update(repeating: bytes) }
         }

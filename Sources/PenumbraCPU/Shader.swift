@@ -40,9 +40,16 @@ extension Shader {
 
 /// A solid colour.
 struct SolidShader: Shader {
+    /// The colour as the composite stores it: premultiplied U8.
+    let color8: SIMD4<UInt8>
+    /// The same colour as Floats (k / 255 of each byte), for the shadow caster's alpha.
     let color: SIMD4<Float>
-    init(_ c: Color) { color = SIMD4<Float>(c.premultiplied) }
-    init(premultiplied: SIMD4<Float>) { color = premultiplied }
+    init(_ c: Color) { self.init(premultiplied8: c.premultiplied8) }
+    init(premultiplied8: SIMD4<UInt8>) {
+        color8 = premultiplied8
+        color = SIMD4(Fixed.unitFloats[Int(color8.x)], Fixed.unitFloats[Int(color8.y)],
+                      Fixed.unitFloats[Int(color8.z)], Fixed.unitFloats[Int(color8.w)])
+    }
     func shade(y: Int, x0: Int, count: Int, offset: Point,
                colors: UnsafeMutablePointer<SIMD4<Float>>, coverage: UnsafeMutablePointer<Float>) {
         for i in 0..<count { colors[i] = color }

@@ -1,44 +1,58 @@
 // SpanCompositor: composites one op's paint into a run of pixels of one row
-// of the target, given the run's coverage (one value per pixel, or one for
-// the whole run). A solid paint goes straight to the blend mode's row
-// compositor (a constant run of an opaque colour becomes a fill); any other
-// paint is shaded into per-thread scratch first, then scaled by the context
-// alpha. Every pixel gets exactly
-//     result = dst + coverage * (blend(src * alpha, dst) - dst)
-// as the row compositor computes it, whatever the run boundaries.
+// of the target, given the run's U8 coverage (one value per pixel, or one for
+// the whole run). A solid paint is a U8 premultiplied colour already scaled by
+// the context alpha, and goes straight to the blend mode's row compositor (a
+// constant run of an opaque colour becomes a fill); any other paint is shaded
+// into per-thread scratch first, quantised to U8 (Fixed.unit8) and scaled by
+// the context alpha (div255(s x alpha)). Every pixel gets exactly
+//     result = div255(dst (255 - t) + blend(src, dst) t)
+// as the row compositor computes it, whatever the run boundaries
+// (docs/ARITHMETIC.md).
 import PenumbraCore
 
 struct SpanCompositor {
     /// Per-thread buffers, sized for the widest run of the op.
     final class Scratch {
         let colors: UnsafeMutablePointer<SIMD4<Float>>
-        let coverage: UnsafeMutablePointer<Float>
+        let sources: UnsafeMutablePointer<SIMD4<UInt8>>
+        let coverage: UnsafeMutablePointer<UInt8>
+        let unitCoverage: UnsafeMutablePointer<Float>
 
         init(width: Int) {
-            colors = .allocate(capacity: max(1, width)); coverage = .allocate(capacity: max(1, width))
+            let n = max(1, width)
+            colors = .allocate(capacity: n); sources = .allocate(capacity: n)
+            coverage = .allocate(capacity: n); unitCoverage = .allocate(capacity: n)
         }
-        deinit { colors.deallocate(); coverage.deallocate() }
+        deinit { colors.deallocate(); sources.deallocate(); coverage.deallocate(); unitCoverage.deallocate() }
     }
 
     let pixels: UnsafeMutableBufferPointer<UInt8>
     let frame: PixelRect
     let shader: Shader
     let offset: Point
-    let alpha: Float
+    /// The context alpha, U8.
+    let alpha: UInt8
     let mode: BlendMode
     /// The paint's colour times the context alpha, when the paint is solid.
-    let solid: SIMD4<Float>?
+    let solid: SIMD4<UInt8>?
 
-    init(pixels: UnsafeMutableBufferPointer<UInt8>, frame: PixelRect, shader: Shader, offset: Point, alpha: Float,
+    init(pixels: UnsafeMutableBufferPointer<UInt8>, frame: PixelRect, shader: Shader, offset: Point, alpha: UInt8,
          mode: BlendMode) {
         self.pixels = pixels; self.frame = frame; self.shader = shader; self.offset = offset
         self.alpha = alpha; self.mode = mode
-        solid = (shader as? SolidShader).map { $0.color * alpha }
+        solid = (shader as? SolidShader).map { SpanCompositor.scaled($0.color8, by: alpha) }
+    }
+
+    /// `div255(c x alpha)` per lane (c itself when alpha is 255).
+    @inline(__always)
+    static func scaled(_ c: SIMD4<UInt8>, by alpha: UInt8) -> SIMD4<UInt8> {
+        if alpha == 255 { return c }
+        return SIMD4<UInt8>(truncatingIfNeeded: Fixed.div255(SIMD4<Int32>(truncatingIfNeeded: c) &* Int32(alpha)))
     }
 
     /// Composites pixels `x..<x+count` of row `y` (device coordinates, inside the frame), with
     /// coverage `coverage[0..<count]`, or `constant` for all of them when `coverage` is nil.
-    func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<Float>?, constant: Float, _ scratch: Scratch) {
+    func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>?, constant: UInt8, _ scratch: Scratch) {
         let rowStart = ((y - frame.y) * frame.width + x - frame.x) * 4
         let destination = UnsafeMutableBufferPointer(rebasing: pixels[rowStart..<(rowStart + count * 4)])
         if let solid {
@@ -49,13 +63,22 @@ struct SpanCompositor {
             }
             return
         }
-        // The shader may scale coverage (a gradient side that is not extended), so it gets a copy.
-        let cov = scratch.coverage
+        // The shader may zero coverage (a gradient side that is not extended): it gets the
+        // coverage as Floats, and a zero it writes zeroes the U8 coverage too.
+        let cov = scratch.coverage, unit = scratch.unitCoverage
         if let coverage { cov.update(from: coverage, count: count) } else { cov.update(repeating: constant, count: count) }
-        let colors = scratch.colors
-        shader.shade(y: y, x0: x, count: count, offset: offset, colors: colors, coverage: cov)
-        if alpha != 1 { for i in 0..<count { colors[i] *= alpha } }
-        mode.blendRow(sources: UnsafeBufferPointer(start: colors, count: count),
+        Fixed.unitFloats.withUnsafeBufferPointer { table in
+            for i in 0..<count { unit[i] = table[Int(cov[i])] }
+        }
+        let colors = scratch.colors, sources = scratch.sources
+        shader.shade(y: y, x0: x, count: count, offset: offset, colors: colors, coverage: unit)
+        for i in 0..<count {
+            if unit[i] == 0 { cov[i] = 0 }
+            let c = colors[i]
+            let q = SIMD4(Fixed.unit8(c.x), Fixed.unit8(c.y), Fixed.unit8(c.z), Fixed.unit8(c.w))
+            sources[i] = SpanCompositor.scaled(q, by: alpha)
+        }
+        mode.blendRow(sources: UnsafeBufferPointer(start: sources, count: count),
                       coverage: UnsafeBufferPointer(start: cov, count: count), destination: destination)
     }
 }

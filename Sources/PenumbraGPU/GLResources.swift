@@ -2,8 +2,8 @@
 // renderer's pool (GLTexturePool) through the render's lease.
 //
 // Every texture is sampled with texelFetch only (NEAREST, no mipmaps, so it is
-// complete). Coverage masks and shadow planes are R32F holding the CPU's Float
-// values bit for bit (planes four pixels to an RGBA32F texel); images are RGBA8UI (exact bytes, GLImageCache); render
+// complete). Coverage masks are R8UI holding the CPU's U8 coverage; shadow planes
+// are Float values bit for bit, four pixels to an RGBA32F texel; images are RGBA8UI (exact bytes, GLImageCache); render
 // targets (canvas, layers) are RGBA8 colour attachments. A surface may be
 // larger than asked for: each texture carries the rect it stands for, and
 // nothing reads beyond it. `mask(_:)` is the one place a CoverageMask is
@@ -30,21 +30,21 @@ struct GLTarget {
 }
 
 extension GLLease {
-    /// A coverage mask as an R32F texture on the device grid: the one upload of a CoverageMask.
+    /// A coverage mask as an R8UI texture on the device grid: the one upload of a CoverageMask.
     /// With `only` (device-grid rectangles within the mask's region), only those pixels are
     /// uploaded: the caller reads nothing else (the texture elsewhere holds stale values).
     func mask(_ mask: CoverageMask, only rects: [PixelRect]? = nil) throws -> GLTexture {
         let rect = mask.region
         if rect.isEmpty {
-            var zero: Float = 0
+            var zero: UInt8 = 0
             let surface = try acquire(.mask, width: 1, height: 1, "a coverage mask")
-            upload(surface, width: 1, height: 1, format: GL_RED, type: GL_FLOAT, &zero)
+            upload(surface, width: 1, height: 1, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, &zero)
             return GLTexture(name: surface.name, rect: rect)
         }
         let surface = try acquire(.mask, width: rect.width, height: rect.height, "a coverage mask")
         guard let rects else {
             mask.denseValues().withUnsafeBytes {
-                upload(surface, width: rect.width, height: rect.height, format: GL_RED, type: GL_FLOAT, $0.baseAddress)
+                upload(surface, width: rect.width, height: rect.height, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, $0.baseAddress)
             }
             return GLTexture(name: surface.name, rect: rect)
         }
@@ -53,7 +53,7 @@ extension GLLease {
         for r in rects {
             mask.denseValues(in: r).withUnsafeBytes { values in
                 glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - rect.x), GLint(r.y - rect.y), GLsizei(r.width),
-                                GLsizei(r.height), glEnum(GL_RED), glEnum(GL_FLOAT), values.baseAddress)
+                                GLsizei(r.height), glEnum(GL_RED_INTEGER), glEnum(GL_UNSIGNED_BYTE), values.baseAddress)
             }
         }
         return GLTexture(name: surface.name, rect: rect)

@@ -22,7 +22,7 @@ final class GLSurface {
         case color
         /// RGBA8 destination copy of the composite pass (not drawn into).
         case copy
-        /// R32F uploaded mask (coverage, clip).
+        /// R8UI uploaded mask of U8 coverage (coverage, clip).
         case mask
         /// RGBA32F render target: a shadow plane, four pixels to a texel along x.
         case plane
@@ -51,7 +51,7 @@ extension GLSurface.Kind {
     var formats: (Int32, Int32, Int32) {
         switch self {
         case .color, .copy: return (GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE)
-        case .mask: return (GL_R32F, GL_RED, GL_FLOAT)
+        case .mask: return (GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE)
         case .table, .plane: return (GL_RGBA32F, GL_RGBA, GL_FLOAT)
         }
     }

@@ -14,7 +14,7 @@ extension GPUFrame {
     /// non-zero (nil: anywhere in the region). `packedCoverage`: the coverage is a shadow
     /// plane, four pixels to a texel.
     func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
-                   clip: GLTexture?, paint: GPUPaint, alpha: Float, mode: BlendMode) throws {
+                   clip: GLTexture?, paint: GPUPaint, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
@@ -31,9 +31,9 @@ extension GPUFrame {
         glUseProgram(program.name)
         program.set("uFrameOrigin", frame.x, frame.y)
         program.set("uRegionOrigin", local.x, local.y)
-        bindMask(program, "uHasCoverage", "uCoverageRect", coverage, unit: .coverage)
+        bindMask(program, "uHasCoverage", "uCoverageRect", coverage, unit: packedCoverage ? .packedCoverage : .coverage)
         bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
-        program.set("uAlpha", alpha)
+        program.set("uAlpha8", Int(alpha))
         program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
         program.set("uCoveragePacked", packedCoverage)
         paint.apply(to: program, origin: (region.x, region.y), offset: .zero)

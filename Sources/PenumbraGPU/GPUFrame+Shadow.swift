@@ -5,7 +5,7 @@
 // caster's bounds grown by the kernel radius), blurred by a horizontal then
 // a vertical pass of blur.frag (GaussianKernel's Float weights, summed in the
 // CPU's order), and composited as a fill of the shadow colour with
-// coverage = blurred alpha x clip. Planes hold four horizontally adjacent
+// coverage = blurred alpha (quantised by unit8) x clip. Planes hold four horizontally adjacent
 // pixels per RGBA32F texel, so the blur reads four pixels per fetch and
 // writes four per fragment (blur.frag). Both planes are the plan's rectangle with
 // a border of `radius` zero texels around it (cleared, never drawn), so the
@@ -76,7 +76,7 @@ extension GPUFrame {
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
         try composite(region: region, coverage: alpha.texture, packedCoverage: true,
                       rects: occupied(casterTiles?.dilated(dx: r, dy: r), within: region),
-                      clip: clip?.texture, paint: .solid(SIMD4<Float>(color.premultiplied)), alpha: Float(state.alpha),
+                      clip: clip?.texture, paint: .solid(color.premultiplied8), alpha: Fixed.unit8(state.alpha),
                       mode: state.blendMode)
         lease.giveBack(alpha)
     }

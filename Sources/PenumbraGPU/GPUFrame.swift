@@ -49,7 +49,7 @@ final class GPUFrame {
         for (index, command) in list.commands.enumerated() {
             switch command {
             case .fill(let shape, let color, let state):
-                try draw(.solid(SIMD4<Float>(color.premultiplied)), state)
+                try draw(.solid(color.premultiplied8), state)
             case .image(let image, let state):
                 let texture = try images.texture(for: image.bitmap, pool: lease.pool)
                 try draw(.image(image, texture: texture), state)
@@ -95,7 +95,7 @@ final class GPUFrame {
         let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
         let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
         try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
-                      paint: paint, alpha: Float(state.alpha), mode: state.blendMode)
+                      paint: paint, alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
         if let coverage { lease.giveBack(texture: coverage.name) }
     }
 

@@ -10,8 +10,8 @@ import PenumbraCore
 
 /// The paint of one op on the GPU.
 enum GPUPaint {
-    /// A premultiplied colour.
-    case solid(SIMD4<Float>)
+    /// A premultiplied U8 colour.
+    case solid(SIMD4<UInt8>)
     /// An image draw and its RGBA8UI texture.
     case image(ImageDraw, texture: GLuint)
     /// A gradient and its stop texture.
@@ -47,7 +47,10 @@ enum GPUPaint {
         program.set("uPaintKind", kindIndex) // only the generic program has it
         switch self {
         case .solid(let color):
-            program.set("uSolid", color)
+            // The bytes for the composite; their Floats k / 255 (the byte table) for the caster.
+            program.set("uSolid8", ints: [SIMD4<Int32>(truncatingIfNeeded: color)])
+            program.set("uSolid", SIMD4(Fixed.unitFloats[Int(color.x)], Fixed.unitFloats[Int(color.y)],
+                                        Fixed.unitFloats[Int(color.z)], Fixed.unitFloats[Int(color.w)]))
         case .image(let draw, let texture):
             applyImage(draw, program, origin, offset)
             bind(texture, .image)

@@ -161,6 +161,7 @@ extension GLProgram {
         let samplers: [(String, GPURenderer.Unit)] = [
             ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
             ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
+            ("uPackedCoverage", .packedCoverage),
         ]
         glUseProgram(name)
         for (uniform, unit) in samplers { set(uniform, Int(unit.rawValue)) }

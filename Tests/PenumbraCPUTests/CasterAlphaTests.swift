@@ -12,13 +12,14 @@ final class CasterAlphaTests: XCTestCase {
         let plane = plan.plane
         var alpha = [Float](repeating: 0, count: plane.area)
         var colors = [SIMD4<Float>](repeating: .zero, count: plane.width)
-        var row = [Float](repeating: 1, count: plane.width)
+        var row8 = [UInt8](repeating: 255, count: plane.width)
         for y in plane.y..<plane.maxY {
-            let any: Bool = row.withUnsafeMutableBufferPointer { rp in
+            let any: Bool = row8.withUnsafeMutableBufferPointer { rp in
                 CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, clip: nil, into: rp)
                 return rp.contains { $0 > 0 }
             }
             guard any else { continue }
+            var row = row8.map { Fixed.unitFloats[Int($0)] }
             colors.withUnsafeMutableBufferPointer { cp in
                 row.withUnsafeMutableBufferPointer { rp in
                     shader.shade(y: y, x0: plane.x, count: plane.width, offset: plan.offset,

@@ -2,8 +2,9 @@
 // here straight from the W3C Compositing and Blending Level 1 text: the blend
 // functions on non-premultiplied colours (the spec's pseudo-code, sorting included),
 // the spec's compositing step Cs' = (1 - αb) Cs + αb B(Cb, Cs) followed by source-over
-// on premultiplied values, and Porter-Duff by its (Fa, Fb) table. Both results are
-// rounded to 8 bits as the scene format stores them and must agree within 1/255.
+// on premultiplied values, and Porter-Duff by its (Fa, Fb) table. Our integer formulas
+// (docs/ARITHMETIC.md) take U8 premultiplied inputs; the reference takes the same
+// values / 255 and is rounded to 8 bits; the two must agree within 1/255.
 import XCTest
 import PenumbraTestSupport
 import PenumbraCore
@@ -134,32 +135,22 @@ private enum Reference {
 /// The scene format's 8-bit store: round half up.
 private func byte(_ v: Double) -> Int { Int(min(255, max(0, v * 255 + 0.5)).rounded(.down)) }
 
-private func doubles(_ c: SIMD4<Float>) -> [Double] { [Double(c.x), Double(c.y), Double(c.z), Double(c.w)] }
+private func doubles(_ c: SIMD4<Int32>) -> [Double] { (0..<4).map { Double(c[$0]) / 255 } }
 
-/// A value in 0...1: exactly 0 or 1, on the 8-bit grid, or anywhere.
-private func unitValue(_ g: inout SplitMix64) -> Double {
-    switch g.next() % 8 {
-    case 0: return 0
-    case 1: return 1
-    case 2, 3, 4: return Double(g.next() % 256) / 255
-    default: return Double.random(in: 0...1, using: &g)
+/// A valid U8 premultiplied colour, alpha 0 or 255 a quarter of the time.
+private func randomColor(_ g: inout SplitMix64) -> SIMD4<Int32> {
+    let a = UInt8(truncatingIfNeeded: g.next() % 4 == 0 ? (g.next() % 2) * 255 : g.next() % 256)
+    func channel() -> Int32 {
+        switch g.next() % 8 {
+        case 0: return 0
+        case 1: return Int32(a)
+        default: return Int32(premultiply(UInt8(truncatingIfNeeded: g.next()), alpha: a))
+        }
     }
+    return SIMD4(channel(), channel(), channel(), Int32(a))
 }
 
-/// A valid premultiplied colour: half the time 8-bit premultiplied bytes (what a
-/// destination holds), otherwise a straight colour times an alpha in float.
-private func randomColor(_ g: inout SplitMix64) -> SIMD4<Float> {
-    if g.next() % 2 == 0 {
-        let a = UInt8(truncatingIfNeeded: g.next() % 4 == 0 ? (g.next() % 2) * 255 : g.next() % 256)
-        func channel() -> UInt8 { premultiply(UInt8(truncatingIfNeeded: g.next()), alpha: a) }
-        return SIMD4<Float>(Float(channel()), Float(channel()), Float(channel()), Float(a)) / 255
-    }
-    let a = Float(unitValue(&g))
-    func channel() -> Float { Float(Double(a) * unitValue(&g)) }
-    return SIMD4(channel(), channel(), channel(), a)
-}
-
-private func opaque(_ r: Float, _ g: Float, _ b: Float) -> SIMD4<Float> { SIMD4(r, g, b, 1) }
+private func opaque(_ r: Int32, _ g: Int32, _ b: Int32) -> SIMD4<Int32> { SIMD4(r, g, b, 255) }
 
 final class BlendTests: XCTestCase {
     func testEveryModeHasAReference() {
@@ -181,9 +172,8 @@ final class BlendTests: XCTestCase {
                 let reference = try XCTUnwrap(Reference.blend(mode, doubles(s), doubles(d)), "\(mode)")
                 for lane in 0..<4 {
                     let v = ours[lane]
-                    XCTAssertFalse(v.isNaN, "\(mode) produced NaN for \(s) over \(d)")
-                    XCTAssert(v >= 0 && v <= 1, "\(mode) left 0...1: \(ours) for \(s) over \(d)")
-                    let error = abs(byte(Double(v)) - byte(reference[lane]))
+                    XCTAssert(v >= 0 && v <= 255, "\(mode) left 0...255: \(ours) for \(s) over \(d)")
+                    let error = abs(Int(v) - byte(reference[lane]))
                     if error > worst { worst = error; worstCase = "\(s) over \(d): \(ours) vs \(reference)" }
                 }
                 XCTAssert(ours.x <= ours.w && ours.y <= ours.w && ours.z <= ours.w,
@@ -194,49 +184,46 @@ final class BlendTests: XCTestCase {
     }
 
     func testKnownValues() {
-        let grey = opaque(0.5, 0.5, 0.5)
-        XCTAssertEqual(BlendMode.multiply.blend(source: grey, destination: grey), opaque(0.25, 0.25, 0.25))
-        XCTAssertEqual(BlendMode.screen.blend(source: grey, destination: grey), opaque(0.75, 0.75, 0.75))
-        let difference = BlendMode.difference.blend(source: opaque(0.75, 0.25, 0.5),
-                                                    destination: opaque(0.25, 0.5, 0.5))
-        XCTAssertEqual(difference, opaque(0.5, 0.25, 0))
+        let grey = opaque(128, 128, 128)
+        // 128 x 128 / 255 = 64.25; 255 (128 + 128) - 128 x 128 = 48_896, / 255 = 191.75.
+        XCTAssertEqual(BlendMode.multiply.blend(source: grey, destination: grey), opaque(64, 64, 64))
+        XCTAssertEqual(BlendMode.screen.blend(source: grey, destination: grey), opaque(192, 192, 192))
+        XCTAssertEqual(BlendMode.difference.blend(source: opaque(192, 64, 128), destination: opaque(64, 128, 128)),
+                       opaque(128, 64, 0))
 
-        let source = SIMD4<Float>(0.2, 0.1, 0.3, 0.5), destination = SIMD4<Float>(0.4, 0.6, 0.2, 0.8)
+        let source = SIMD4<Int32>(50, 26, 76, 128), destination = SIMD4<Int32>(102, 153, 51, 204)
         XCTAssertEqual(BlendMode.clear.blend(source: source, destination: destination), .zero)
         XCTAssertEqual(BlendMode.copy.blend(source: source, destination: destination), source)
-        XCTAssertEqual(BlendMode.destinationIn.blend(source: source, destination: destination), destination / 2)
-        XCTAssertEqual(BlendMode.normal.blend(source: source, destination: destination),
-                       source + destination * 0.5)
+        // destinationIn: d x 128 / 255, rounded: 51.2, 76.8, 25.6, 102.4.
+        XCTAssertEqual(BlendMode.destinationIn.blend(source: source, destination: destination), SIMD4(51, 77, 26, 102))
+        // normal: s + d x 127 / 255: 100.8, 102.2, 101.4, 229.6.
+        XCTAssertEqual(BlendMode.normal.blend(source: source, destination: destination), SIMD4(101, 102, 101, 230))
 
-        // plusDarker of opaque colours is Quartz's max(0, 1 - ((1 - D) + (1 - S))).
-        let darkS = opaque(0.75, 0.25, 0.5), darkD = opaque(0.5, 0.5, 0.25)
-        let darker = BlendMode.plusDarker.blend(source: darkS, destination: darkD)
-        for lane in 0..<3 {
-            XCTAssertEqual(darker[lane], max(0, 1 - ((1 - darkD[lane]) + (1 - darkS[lane]))), accuracy: 1e-6)
-        }
-        XCTAssertEqual(darker, opaque(0.25, 0, 0))
-        // plusLighter clamps at 1 (colour and alpha).
-        let bright = SIMD4<Float>(0.75, 0.5, 0.25, 0.75)
-        XCTAssertEqual(BlendMode.plusLighter.blend(source: bright, destination: bright), SIMD4(1, 1, 0.5, 1))
+        // plusDarker of opaque colours is Quartz's max(0, 1 - ((1 - D) + (1 - S))), exactly on bytes.
+        XCTAssertEqual(BlendMode.plusDarker.blend(source: opaque(192, 64, 128), destination: opaque(128, 128, 64)),
+                       opaque(65, 0, 0))
+        // plusLighter clamps at 255 (colour and alpha).
+        let bright = SIMD4<Int32>(192, 128, 64, 192)
+        XCTAssertEqual(BlendMode.plusLighter.blend(source: bright, destination: bright), SIMD4(255, 255, 128, 255))
 
-        // The W3C edge cases of colorDodge and colorBurn.
-        XCTAssertEqual(BlendMode.colorDodge.blend(source: opaque(1, 1, 0.5), destination: opaque(0, 0.25, 0.25)),
-                       opaque(0, 1, 0.5))
-        XCTAssertEqual(BlendMode.colorBurn.blend(source: opaque(0, 0, 0.5), destination: opaque(1, 0.5, 0.75)),
-                       opaque(1, 0, 0.5))
-        // softLight with Cs = 0.5 is the backdrop; overlay of a backdrop with itself at 0.25 is 0.125.
-        XCTAssertEqual(BlendMode.softLight.blend(source: grey, destination: opaque(0.25, 0.75, 1)),
-                       opaque(0.25, 0.75, 1))
-        XCTAssertEqual(BlendMode.overlay.blend(source: opaque(0.25, 0.25, 0.25), destination: opaque(0.25, 0.25, 0.25)),
-                       opaque(0.125, 0.125, 0.125))
-        // luminosity: SetLum(red, 0.5) = ClipColor((1.2, 0.2, 0.2)) = (1, 2/7, 2/7), whose Lum is 0.5;
-        // color of red over grey keeps the grey's Lum.
-        let lum = BlendMode.luminosity.blend(source: grey, destination: opaque(1, 0, 0))
-        XCTAssertEqual(lum.x, 1, accuracy: 1e-6)
-        XCTAssertEqual(lum.y, 2.0 / 7, accuracy: 1e-6)
-        XCTAssertEqual(lum.z, 2.0 / 7, accuracy: 1e-6)
-        let coloured = BlendMode.color.blend(source: opaque(1, 0, 0), destination: grey)
-        XCTAssertEqual(0.3 * coloured.x + 0.59 * coloured.y + 0.11 * coloured.z, 0.5, accuracy: 1e-6)
+        // The W3C edge cases of colorDodge and colorBurn (Cs = 1, Cb = 0, Cb = 1, Cs = 0).
+        XCTAssertEqual(BlendMode.colorDodge.blend(source: opaque(255, 255, 128), destination: opaque(0, 64, 64)),
+                       opaque(0, 255, 129))  // (64 / 255) / (1 - 128 / 255) x 255 = 128.5
+        XCTAssertEqual(BlendMode.colorBurn.blend(source: opaque(0, 0, 128), destination: opaque(255, 128, 192)),
+                       opaque(255, 0, 129))  // 1 - (63 / 255) / (128 / 255) = 0.5078: 129.5 less the floor
+        // softLight with Cs = 1/2 (127 of alpha 254 over an opaque backdrop) leaves the backdrop's colour.
+        let halfSource = SIMD4<Int32>(127, 127, 127, 254)
+        let soft = BlendMode.softLight.blend(source: halfSource, destination: opaque(64, 191, 255))
+        XCTAssertEqual(soft, opaque(64, 191, 255))
+        // luminosity: SetLum(red, l) with l = 128 / 255 = ClipColor((1 + d, d, d)), d = l - 0.3:
+        // (1, l - 0.3 (1 - l) / (1 + d - l), ...) = (255, 73.57, 73.57).
+        let lum = BlendMode.luminosity.blend(source: grey, destination: opaque(255, 0, 0))
+        XCTAssertEqual(lum.x, 255)
+        let l = 128.0 / 255, d = l - 0.3
+        XCTAssertEqual(Double(lum.y), 255 * (l - 0.3 * (1 - l) / (1 + d - l)), accuracy: 1)
+        XCTAssertEqual(lum.y, lum.z)
+        let coloured = BlendMode.color.blend(source: opaque(255, 0, 0), destination: grey)
+        XCTAssertEqual(0.3 * Double(coloured.x) + 0.59 * Double(coloured.y) + 0.11 * Double(coloured.z), 128, accuracy: 1)
         XCTAssertGreaterThan(coloured.x, coloured.y)
     }
 
@@ -247,27 +234,27 @@ final class BlendTests: XCTestCase {
                 let s = randomColor(&g), d = randomColor(&g)
                 let blended = mode.blend(source: s, destination: d)
                 XCTAssertEqual(composite(source: s, destination: d, coverage: 0, mode: mode), d, "\(mode)")
-                XCTAssertEqual(composite(source: s, destination: d, coverage: 1, mode: mode), blended, "\(mode)")
-                let t = Float(Double.random(in: 0...1, using: &g))
+                XCTAssertEqual(composite(source: s, destination: d, coverage: 255, mode: mode), blended, "\(mode)")
+                let t = Int32(g.next() % 256)
                 let mixed = composite(source: s, destination: d, coverage: t, mode: mode)
                 for lane in 0..<4 {
-                    XCTAssertEqual(mixed[lane], d[lane] + t * (blended[lane] - d[lane]), accuracy: 1e-6, "\(mode)")
+                    let exact = (Double(d[lane]) * Double(255 - t) + Double(blended[lane]) * Double(t)) / 255
+                    XCTAssertEqual(Double(mixed[lane]), exact, accuracy: 0.5, "\(mode)")
                 }
-                XCTAssert(mixed.x <= mixed.w && mixed.y <= mixed.w && mixed.z <= mixed.w && mixed.w <= 1)
+                XCTAssert(mixed.x <= mixed.w && mixed.y <= mixed.w && mixed.z <= mixed.w && mixed.w <= 255)
             }
         }
     }
 
-    func testZeroAlphaInputsNeverProduceNaN() {
-        let colours: [SIMD4<Float>] = [.zero, SIMD4(0.3, 0.2, 0.1, 0.5), SIMD4(1, 1, 1, 1), SIMD4(0, 0, 0, 1),
-                                       SIMD4(0.5, 0.5, 0.5, 0.5)]
+    func testZeroAlphaInputsMatchTheReference() {
+        let colours: [SIMD4<Int32>] = [.zero, SIMD4(77, 51, 26, 128), SIMD4(255, 255, 255, 255), SIMD4(0, 0, 0, 255),
+                                       SIMD4(128, 128, 128, 128)]
         for mode in BlendMode.allCases {
             for other in colours {
-                for (s, d) in [(SIMD4<Float>.zero, other), (other, .zero)] {
+                for (s, d) in [(SIMD4<Int32>.zero, other), (other, .zero)] {
                     let r = mode.blend(source: s, destination: d)
-                    XCTAssertFalse(r.x.isNaN || r.y.isNaN || r.z.isNaN || r.w.isNaN, "\(mode): \(s) over \(d)")
                     let reference = Reference.blend(mode, doubles(s), doubles(d))!
-                    for lane in 0..<4 { XCTAssertEqual(Double(r[lane]), reference[lane], accuracy: 1e-6, "\(mode)") }
+                    for lane in 0..<4 { XCTAssertEqual(Int(r[lane]), byte(reference[lane]), "\(mode): \(s) over \(d)") }
                 }
             }
         }
@@ -275,62 +262,38 @@ final class BlendTests: XCTestCase {
 
     func testPreservesDestinationWhereSourceIsClear() {
         var g = SplitMix64(state: 7)
-        let destinations = (0..<200).map { _ in randomColor(&g) } + [SIMD4(0.25, 0.5, 0.75, 1)]
+        let destinations = (0..<200).map { _ in randomColor(&g) } + [SIMD4(64, 128, 192, 255)]
         for mode in BlendMode.allCases {
-            let changes = destinations.contains { d in
-                let r = mode.blend(source: .zero, destination: d)
-                return (0..<4).contains { abs(r[$0] - d[$0]) > 1e-6 }
-            }
+            let changes = destinations.contains { d in mode.blend(source: .zero, destination: d) != d }
             XCTAssertEqual(changes, !mode.preservesDestinationWhereSourceIsClear, "\(mode)")
         }
     }
 
-    func testRowStoreRoundsHalfUpAtEveryBoundary() {
-        // Opaque sources copied at full coverage: the stored byte is exactly the scene
-        // format's rounding of the channel value, including values on and beside x.5.
-        var values: [Float] = []
-        for k in 0...255 {
-            let centre = Float(k) / 255, boundary = (Float(k) + 0.5) / 255
-            values += [centre, centre.nextUp, centre.nextDown, boundary, boundary.nextUp, boundary.nextDown]
-        }
-        values = values.filter { $0 >= 0 && $0 <= 1 }
-        let sources = values.map { SIMD4<Float>($0, $0, $0, 1) }
-        let coverage = [Float](repeating: 1, count: sources.count)
-        var pixels = [UInt8](repeating: 0, count: 4 * sources.count)
-        sources.withUnsafeBufferPointer { src in coverage.withUnsafeBufferPointer { cov in
-            pixels.withUnsafeMutableBufferPointer { BlendMode.copy.blendRow(sources: src, coverage: cov, destination: $0) }
-        } }
-        for (i, v) in values.enumerated() {
-            XCTAssertEqual(pixels[4 * i], UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down)), "value \(v)")
-            XCTAssertEqual(pixels[4 * i + 3], 255)
-        }
-        XCTAssertEqual(pixels[4 * values.firstIndex(of: 0.5)!], 128)
-    }
-
-    func testRowCompositeMatchesThePerPixelCompositeRoundedHalfUp() {
+    func testRowCompositeMatchesThePerPixelComposite() {
         var g = SplitMix64(state: 99)
         let count = 257
         for mode in BlendMode.allCases {
             // Some sources are exactly opaque: normal and copy store those without reading the destination.
-            let sources = (0..<count).map { i -> SIMD4<Float> in
+            let sources = (0..<count).map { i -> SIMD4<UInt8> in
                 if i % 17 == 0 { return .zero }
                 var c = randomColor(&g)
-                if i % 3 == 1 { c.w = 1 }  // colour channels are <= their old alpha <= 1: still valid
-                return c
+                if i % 3 == 1 { c.w = 255 }  // colour channels are <= their old alpha <= 255: still valid
+                return SIMD4<UInt8>(truncatingIfNeeded: c)
             }
-            let coverage: [Float] = (0..<count).map { i in
-                switch i % 4 { case 0: return 0; case 1: return 1; default: return Float(Double.random(in: 0...1, using: &g)) }
+            let coverage: [UInt8] = (0..<count).map { i in
+                switch i % 4 { case 0: return 0; case 1: return 255; default: return UInt8(truncatingIfNeeded: g.next()) }
             }
             let original: [UInt8] = (0..<count).flatMap { _ -> [UInt8] in
                 let a = UInt8(truncatingIfNeeded: g.next())
                 return (0..<3).map { _ in premultiply(UInt8(truncatingIfNeeded: g.next()), alpha: a) } + [a]
             }
-            func expected(_ sourceAt: (Int) -> SIMD4<Float>) -> [UInt8] {
+            func expected(_ sourceAt: (Int) -> SIMD4<UInt8>) -> [UInt8] {
                 (0..<count).flatMap { i -> [UInt8] in
-                    let d = SIMD4<Float>(Float(original[4 * i]), Float(original[4 * i + 1]),
-                                         Float(original[4 * i + 2]), Float(original[4 * i + 3])) / 255
-                    let r = composite(source: sourceAt(i), destination: d, coverage: coverage[i], mode: mode)
-                    return (0..<4).map { UInt8(min(255, max(0, r[$0] * 255 + 0.5)).rounded(.down)) }
+                    let d = SIMD4<Int32>(Int32(original[4 * i]), Int32(original[4 * i + 1]),
+                                         Int32(original[4 * i + 2]), Int32(original[4 * i + 3]))
+                    let r = composite(source: SIMD4<Int32>(truncatingIfNeeded: sourceAt(i)), destination: d,
+                                      coverage: Int32(coverage[i]), mode: mode)
+                    return (0..<4).map { UInt8(r[$0]) }
                 }
             }
             var perPixel = original
@@ -345,10 +308,10 @@ final class BlendTests: XCTestCase {
             }
             XCTAssertEqual(uniform, expected { _ in constant }, "\(mode), constant source")
             // Runs of one coverage (the inside of a shape): the same bytes as the per-pixel path.
-            for runCoverage: Float in [1, 0.6] {
-                let flat = [Float](repeating: runCoverage, count: count)
+            for runCoverage: UInt8 in [255, 153] {
+                let flat = [UInt8](repeating: runCoverage, count: count)
                 var viaBuffer = original, viaConstant = original, solidBuffer = original, solidConstant = original
-                for source in [sources[1], SIMD4<Float>(0.2, 0.4, 0.6, 1)] {
+                for source in [sources[1], SIMD4<UInt8>(51, 102, 153, 255)] {
                     sources.withUnsafeBufferPointer { src in flat.withUnsafeBufferPointer { cov in
                         viaBuffer.withUnsafeMutableBufferPointer { mode.blendRow(sources: src, coverage: cov, destination: $0) }
                         viaConstant.withUnsafeMutableBufferPointer { mode.blendRow(sources: src, coverage: runCoverage, destination: $0) }

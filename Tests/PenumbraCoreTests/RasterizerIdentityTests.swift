@@ -33,9 +33,8 @@ final class RasterizerIdentityTests: XCTestCase {
         XCTAssertEqual(actualMask.region, expectedMask.region, label, file: file, line: line)
         let expected = expectedMask.denseValues(), actual = actualMask.denseValues()
         XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
-        // Bit patterns, so that -0 against +0 or differing NaNs would also fail.
-        let mismatch = actual.indices.first { i in
-            i >= expected.count || actual[i].bitPattern != expected[i].bitPattern
+                let mismatch = actual.indices.first { i in
+            i >= expected.count || actual[i] != expected[i]
         }
         XCTAssertNil(mismatch, "\(label): first differing value at index \(mismatch ?? -1)", file: file, line: line)
     }
@@ -109,14 +108,14 @@ final class RasterizerIdentityTests: XCTestCase {
         let shapes = (0..<32).map { _ in randomShape(&rng) }
         let region = PixelRect(x: -10, y: -10, width: 120, height: 120)
         let expected = shapes.map { referenceCoverage(of: $0, in: region).denseValues() }
-        let results = UnsafeMutableBufferPointer<[Float]>.allocate(capacity: shapes.count)
+        let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: shapes.count)
         results.initialize(repeating: [])
         defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: shapes.count) { i in
             results[i] = Rasterizer.coverage(of: shapes[i], in: region).denseValues()
         }
         for i in shapes.indices {
-            XCTAssertEqual(results[i].map(\.bitPattern), expected[i].map(\.bitPattern), "shape \(i)")
+            XCTAssertEqual(results[i], expected[i], "shape \(i)")
         }
     }
 }

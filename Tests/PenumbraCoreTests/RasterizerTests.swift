@@ -24,7 +24,8 @@ final class RasterizerTests: XCTestCase {
             let region = PixelRect(x: 0, y: 0, width: 64, height: 64)
             let mask = Rasterizer.coverage(of: shape(p), in: region)
             for j in 0..<64 { for i in 0..<64 {
-                XCTAssertEqual(Double(mask[i, j]), overlap(i, j, r), accuracy: 1.0 / 255, "pixel (\(i), \(j)) of \(r)")
+                // U8 coverage: the exact area within 1/255, plus half a level of quantisation.
+                XCTAssertEqual(mask.unit(i, j), overlap(i, j, r), accuracy: 1.5 / 255, "pixel (\(i), \(j)) of \(r)")
             } }
         }
     }
@@ -42,9 +43,9 @@ final class RasterizerTests: XCTestCase {
         let region = PixelRect(x: 0, y: 0, width: 12, height: 12)
         let nonzero = Rasterizer.coverage(of: shape(p), in: region)
         let evenOdd = Rasterizer.coverage(of: shape(p, rule: .evenOdd), in: region)
-        XCTAssertEqual(nonzero[3, 3], 1)
+        XCTAssertEqual(nonzero[3, 3], 255)
         XCTAssertEqual(evenOdd[3, 3], 0)
-        XCTAssertEqual(evenOdd[8, 8], 1)
+        XCTAssertEqual(evenOdd[8, 8], 255)
         XCTAssertEqual(nonzero.totalCoverage, 100, accuracy: 1e-3)
         XCTAssertEqual(evenOdd.totalCoverage, 84, accuracy: 1e-3)
     }
@@ -53,25 +54,25 @@ final class RasterizerTests: XCTestCase {
         // A rectangle that starts far left of the region and ends inside it.
         var p = Path(); p.addRect(Rect(x: -1000.25, y: 2.5, width: 1005, height: 3))
         let mask = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 10, height: 10))
-        XCTAssertEqual(mask[0, 3], 1)
-        XCTAssertEqual(mask[4, 3], 0.75, accuracy: 1e-5)
+        XCTAssertEqual(mask[0, 3], 255)
+        XCTAssertEqual(mask[4, 3], 191)  // 0.75 x 255 = 191.25
         XCTAssertEqual(mask[5, 3], 0)
-        XCTAssertEqual(mask[0, 2], 0.5, accuracy: 1e-5)
-        XCTAssertEqual(mask.totalCoverage, 4.75 * 3, accuracy: 1e-4)
+        XCTAssertEqual(mask[0, 2], 128)  // 127.5, halves up
+        XCTAssertEqual(mask.totalCoverage, 4.75 * 3, accuracy: 0.05)  // each pixel within half a level
     }
 
     func testRegionOffsetMatchesTheSameShapeRasterizedAtTheOrigin() {
         var p = Path(); p.addEllipse(in: Rect(x: 10.3, y: 12.9, width: 31, height: 17))
         let full = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 60, height: 60))
         let part = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 20, y: 15, width: 13, height: 9))
-        for y in 15..<24 { for x in 20..<33 { XCTAssertEqual(part[x, y], full[x, y], accuracy: 1e-5) } }
+        for y in 15..<24 { for x in 20..<33 { XCTAssertEqual(part.unit(x, y), full.unit(x, y), accuracy: 1.0 / 255) } }
     }
 
     func testCoverageIsInvariantUnderWholePixelTranslation() {
         var p = Path(); p.addEllipse(in: Rect(x: 3.37, y: 4.11, width: 20.5, height: 11.25))
         let a = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 40, height: 40))
         let b = Rasterizer.coverage(of: shape(p, AffineTransform(translationX: 7, y: 5)), in: PixelRect(x: 0, y: 0, width: 40, height: 40))
-        for y in 0..<30 { for x in 0..<30 { XCTAssertEqual(a[x, y], b[x + 7, y + 5], accuracy: 1e-4) } }
+        for y in 0..<30 { for x in 0..<30 { XCTAssertEqual(a.unit(x, y), b.unit(x + 7, y + 5), accuracy: 1.0 / 255) } }
     }
 
     func testShapeTouchingTheRegionEdgesIsMirrorSymmetric() {
@@ -80,8 +81,13 @@ final class RasterizerTests: XCTestCase {
         var p = Path(); p.addEllipse(in: Rect(x: 0, y: 0, width: 200, height: 200))
         let mask = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 200, height: 200))
         for y in 0..<200 { for x in 0..<100 {
-            XCTAssertEqual(mask[x, y], mask[199 - x, y], accuracy: 1e-4, "(\(x), \(y))")
-            XCTAssertEqual(mask[x, y], mask[x, 199 - y], accuracy: 1e-4, "(\(x), \(y))")
+            XCTAssertEqual(mask.unit(x, y), mask.unit(199 - x, y), accuracy: 1.0 / 255, "(\(x), \(y))")
+            XCTAssertEqual(mask.unit(x, y), mask.unit(x, 199 - y), accuracy: 1.0 / 255, "(\(x), \(y))")
         } }
     }
+}
+
+extension CoverageMask {
+    /// The coverage at a pixel as a fraction (the U8 value / 255).
+    func unit(_ x: Int, _ y: Int) -> Double { Double(self[x, y]) / 255 }
 }

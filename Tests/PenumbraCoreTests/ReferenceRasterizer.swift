@@ -1,5 +1,6 @@
 // ReferenceRasterizer: a verbatim copy of the rasterizer before its buffers were
-// reused across calls, so RasterizerIdentityTests can demand bit-identical output.
+// reused across calls, so RasterizerIdentityTests can demand bit-identical output
+// (its Float coverage quantised by Fixed.unit8, as the rasterizer now stores it).
 
 @testable import PenumbraCore
 
@@ -15,7 +16,7 @@ func referenceCoverage(of shape: DeviceShape, in region: PixelRect) -> CoverageM
             prev = p
         }
     }
-    return CoverageMask(region: region, values: acc.resolve(rule: shape.rule))
+    return CoverageMask(region: region, quantising: acc.resolve(rule: shape.rule))
 }
 
 /// The accumulator as it was before the scratch-reuse rewrite (commit 286e3d7), kept verbatim

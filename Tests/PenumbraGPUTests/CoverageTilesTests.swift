@@ -9,10 +9,10 @@ import PenumbraTestSupport
 
 final class CoverageTilesTests: XCTestCase {
     func randomMask(_ random: inout SplitMix64, _ region: PixelRect) -> CoverageMask {
-        var values = [Float](repeating: 0, count: region.area)
+        var values = [UInt8](repeating: 0, count: region.area)
         for _ in 0..<Int(random.next() % 6) {
             let i = Int(random.next() % UInt64(region.area))
-            values[i] = Float(random.next() % 1000 + 1) / 1000
+            values[i] = UInt8(random.next() % 255 + 1)
         }
         return CoverageMask(region: region, values: values)
     }

@@ -2,14 +2,12 @@
 // renderer's inner loop. The switch on the blend mode happens once per row; each case
 // runs the row loop specialised (generic over a kernel type and a source type, which
 // Swift specialises reliably where closures stay indirect calls), so the per-pixel
-// work is straight, inlined SIMD4<Float> arithmetic.
+// work is straight, inlined SIMD4<Int32> arithmetic.
 //
-// Per pixel it is exactly `composite(source:destination:coverage:mode:)` on the
-// destination read as `byte / 255`, stored back rounded half up,
-// `UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down))` (SCENE_FORMAT.md,
-// Precision: "stored into the 8-bit premultiplied target, rounded to nearest").
-// Pixels with zero coverage are skipped (they would be stored back unchanged), as
-// are pixels with a transparent source in modes that preserve the destination there.
+// Per pixel it is exactly `composite(source:destination:coverage:mode:)` on U8 values
+// (docs/ARITHMETIC.md): the blend, then `div255(dst (255 - t) + blend t)`. Pixels with
+// zero coverage are skipped (they would be stored back unchanged), as are pixels with a
+// transparent source in modes that preserve the destination there.
 
 extension BlendMode {
     /// Composites a constant premultiplied `source` into a row of 8-bit premultiplied
@@ -17,12 +15,12 @@ extension BlendMode {
     /// dst) - dst)`), rounding each channel half up.
     ///
     /// `destination` holds `4 * coverage.count` bytes (R, G, B, A per pixel).
-    public func blendRow(source: SIMD4<Float>, coverage: UnsafeBufferPointer<Float>,
+    public func blendRow(source: SIMD4<UInt8>, coverage: UnsafeBufferPointer<UInt8>,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
-        if source.w <= 0, preservesDestinationWhereSourceIsClear { return }
+        if source.w == 0, preservesDestinationWhereSourceIsClear { return }
         guard let base = coverage.baseAddress else { return }
-        dispatchRow(ConstantRowSource(color: source), BufferCoverage(base: base), coverage.count, destination)
+        dispatchRow(ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), BufferCoverage(base: base), coverage.count, destination)
     }
 
     /// Composites a constant premultiplied `source` into `count` pixels of a row of 8-bit
@@ -31,29 +29,29 @@ extension BlendMode {
     /// Where the result cannot depend on the destination (full coverage of an opaque source in
     /// normal mode, or full coverage in copy mode) the pixels are simply filled with the
     /// source's bytes, which is what the blend formula gives there, bit for bit.
-    public func blendRow(source: SIMD4<Float>, coverage: Float, count: Int,
+    public func blendRow(source: SIMD4<UInt8>, coverage: UInt8, count: Int,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= count * 4, "destination row is shorter than the span")
         guard count > 0, coverage > 0, let pixels = destination.baseAddress else { return }
-        if source.w <= 0, preservesDestinationWhereSourceIsClear { return }
-        if coverage >= 1, self == .copy || (self == .normal && source.w == 1) {
-            // s + d * (1 - 1) is s exactly for any finite d; copy is s by definition.
-            let bytes = storedBytes(BlendKernel.validPremultiplied(source))
+        if source.w == 0, preservesDestinationWhereSourceIsClear { return }
+        if coverage == 255, self == .copy || (self == .normal && source.w == 255) {
+            // div255(255 s + d (255 - 255)) is s for any d; copy is s by definition.
+            let bytes = source
             UnsafeMutableRawPointer(pixels).withMemoryRebound(to: SIMD4<UInt8>.self, capacity: count) {
                 $0.update(repeating: bytes, count: count)
             }
             return
         }
-        dispatchRow(ConstantRowSource(color: source), ConstantCoverage(value: coverage), count, destination)
+        dispatchRow(ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), ConstantCoverage(value: Int32(coverage)), count, destination)
     }
 
     /// Composites one premultiplied source colour per pixel into `count` pixels of a row, all
     /// with the same `coverage`.
-    public func blendRow(sources: UnsafeBufferPointer<SIMD4<Float>>, coverage: Float,
+    public func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UInt8,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= sources.count * 4, "destination row is shorter than the sources")
         guard let base = sources.baseAddress, coverage > 0 else { return }
-        dispatchRow(BufferRowSource(base: base), ConstantCoverage(value: coverage), sources.count, destination)
+        dispatchRow(BufferRowSource(base: base), ConstantCoverage(value: Int32(coverage)), sources.count, destination)
     }
 
     /// Composites one premultiplied source colour per pixel (`sources[i]` over pixel `i`)
@@ -61,7 +59,7 @@ extension BlendMode {
     /// rounding each channel half up.
     ///
     /// `sources.count` equals `coverage.count`; `destination` holds `4 * coverage.count` bytes.
-    public func blendRow(sources: UnsafeBufferPointer<SIMD4<Float>>, coverage: UnsafeBufferPointer<Float>,
+    public func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UnsafeBufferPointer<UInt8>,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(sources.count == coverage.count, "one source colour per coverage value")
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
@@ -108,7 +106,7 @@ extension BlendMode {
     }
 }
 
-private typealias Color4 = SIMD4<Float>
+private typealias Color4 = SIMD4<Int32>
 
 /// Where the row's source colours come from.
 private protocol RowSource { func color(at index: Int) -> Color4 }
@@ -121,30 +119,30 @@ private struct ConstantRowSource: RowSource {
 
 /// One colour per pixel (a gradient or image span).
 private struct BufferRowSource: RowSource {
-    let base: UnsafePointer<Color4>
-    @inline(__always) func color(at index: Int) -> Color4 { base[index] }
+    let base: UnsafePointer<SIMD4<UInt8>>
+    @inline(__always) func color(at index: Int) -> Color4 { Color4(truncatingIfNeeded: base[index]) }
 }
 
 /// Where the row's coverage comes from.
-private protocol RowCoverage { func coverage(at index: Int) -> Float }
+private protocol RowCoverage { func coverage(at index: Int) -> Int32 }
 
 /// One coverage per pixel (edges).
 private struct BufferCoverage: RowCoverage {
-    let base: UnsafePointer<Float>
-    @inline(__always) func coverage(at index: Int) -> Float { base[index] }
+    let base: UnsafePointer<UInt8>
+    @inline(__always) func coverage(at index: Int) -> Int32 { Int32(base[index]) }
 }
 
 /// One coverage for the whole run (the inside of a shape).
 private struct ConstantCoverage: RowCoverage {
-    let value: Float
-    @inline(__always) func coverage(at index: Int) -> Float { value }
+    let value: Int32
+    @inline(__always) func coverage(at index: Int) -> Int32 { value }
 }
 
 /// A blend formula as a type, so that the row loop specialises on it.
 private protocol RowKernel {
     static func blend(_ s: Color4, _ d: Color4) -> Color4
     /// True when the blend of an opaque source is the source whatever the destination
-    /// (normal: s + d (1 - 1) = s for every finite d >= 0; copy: s), so that a fully covered
+    /// (normal: div255(255 s + d 0) = s; copy: s), so that a fully covered
     /// opaque source pixel is stored without reading the destination.
     static var opaqueSourceReplaces: Bool { get }
 }
@@ -185,8 +183,8 @@ private enum XorKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) 
 private enum PlusDarkerKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.plusDarker(s, d) } }
 private enum PlusLighterKernel: RowKernel { static func blend(_ s: Color4, _ d: Color4) -> Color4 { BlendKernel.plusLighter(s, d) } }
 
-/// The row loop for one kernel and one source kind: read, blend, mix by coverage,
-/// clamp, round, store. Per pixel exactly `composite(source:destination:coverage:mode:)`.
+/// The row loop for one kernel and one source kind: read, blend, mix by coverage, store.
+/// Per pixel exactly `composite(source:destination:coverage:mode:)`.
 @inline(__always)
 private func compositeRow<Kernel: RowKernel, Source: RowSource, Coverage: RowCoverage>(
     _ kernel: Kernel.Type, _ source: Source, _ count: Int, _ coverage: Coverage,
@@ -195,37 +193,17 @@ private func compositeRow<Kernel: RowKernel, Source: RowSource, Coverage: RowCov
     let raw = UnsafeMutableRawPointer(pixels)
     for i in 0..<count {
         let t = coverage.coverage(at: i)
-        if !(t > 0) { continue }
+        if t == 0 { continue }
         let s = source.color(at: i)
-        if skipClearSource, s.w <= 0 { continue }
+        if skipClearSource, s.w == 0 { continue }
         let offset = i &* 4
-        if Kernel.opaqueSourceReplaces, t >= 1, s.w == 1 {
-            raw.storeBytes(of: storedBytes(BlendKernel.validPremultiplied(s)), toByteOffset: offset, as: SIMD4<UInt8>.self)
+        if Kernel.opaqueSourceReplaces, t == 255, s.w == 255 {
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: s), toByteOffset: offset, as: SIMD4<UInt8>.self)
             continue
         }
-        let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
-        let d = Color4(Float(bytes.x), Float(bytes.y), Float(bytes.z), Float(bytes.w)) / 255
+        let d = Color4(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
         let blended = BlendKernel.validPremultiplied(Kernel.blend(s, d))
-        let mixed = t >= 1 ? blended : BlendKernel.validPremultiplied(d + t * (blended - d))
-        raw.storeBytes(of: storedBytes(mixed), toByteOffset: offset, as: SIMD4<UInt8>.self)
+        let mixed = t == 255 ? blended : BlendKernel.mix(d, blended, t)
+        raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: mixed), toByteOffset: offset, as: SIMD4<UInt8>.self)
     }
-}
-
-/// `UInt8(min(255, max(0, v * 255 + 0.5)).rounded(.down))` per channel: round half up.
-///
-/// Branch-free and exact: after the clamp x is in 0...255, `(x + 2^23) - 2^23` is x
-/// rounded to the nearest integer (ties to even), one less where that rounded up gives
-/// floor(x), and `floor(x) + 2^23` carries the integer in its low mantissa bits. The
-/// standard library's checked `UInt8(Float)` costs three times as much, and its generic
-/// SIMD conversions with a rounding rule a hundred times as much.
-@inline(__always)
-private func storedBytes(_ v: SIMD4<Float>) -> SIMD4<UInt8> {
-    let magic: Float = 8_388_608  // 2^23
-    let x = BlendKernel.clamp(v * 255 + 0.5, lower: .zero, upper: SIMD4(repeating: 255))
-    let nearest = (x + magic) - magic
-    let roundedUp = SIMD4<Float>(nearest.x > x.x ? 1 : 0, nearest.y > x.y ? 1 : 0,
-                                 nearest.z > x.z ? 1 : 0, nearest.w > x.w ? 1 : 0)
-    let shifted = (nearest - roundedUp) + magic
-    return SIMD4(UInt8(truncatingIfNeeded: shifted.x.bitPattern), UInt8(truncatingIfNeeded: shifted.y.bitPattern),
-                 UInt8(truncatingIfNeeded: shifted.z.bitPattern), UInt8(truncatingIfNeeded: shifted.w.bitPattern))
 }

@@ -1,48 +1,41 @@
-// Blend: the 28 blend modes of the scene format as one function on premultiplied
-// SIMD4<Float> colours. The CPU renderer calls it once a pixel; the GPU shaders
-// mirror it line by line (highp float), so both renderers share one definition.
+// Blend: the 28 blend modes of the scene format on 8-bit premultiplied values,
+// in exact integer arithmetic (docs/ARITHMETIC.md, "Blending"). The CPU
+// renderer calls it a row at a time (Blend+Row.swift); Shaders/include/
+// blend.glsl is its twin, formula for formula, so both renderers store the
+// same bytes by construction.
 //
-// Approach. Every separable and non-separable mode is the W3C Compositing and
-// Blending Level 1 general form written on premultiplied values,
-//     co = cs (1 - αb) + cb (1 - αs) + αs αb B(Cs, Cb),   αo = αs + αb - αs αb,
-// evaluated as one SIMD4 expression whose alpha lane carries B = 1, so the same
-// expression yields αo. Where the blend term αs αb B(Cs, Cb) has a closed
-// premultiplied form (multiply, screen, overlay, hardLight, darken, lighten,
-// difference, exclusion) that form is used and no division by alpha happens.
-// colorDodge, colorBurn, softLight and the non-separable modes (in
-// Blend+NonSeparable.swift) un-premultiply first, Cs = cs / αs and Cb = cb / αb,
-// guarded: a zero alpha gives C = 0 and the blend term vanishes (its αs αb is 0).
-// The Porter-Duff modes are their premultiplied (Fa, Fb) forms; plusLighter and
-// plusDarker are the scene format's formulas.
+// Values are U8 lanes in SIMD4<Int32> (r, g, b, a), premultiplied (c <= a).
+// Every separable mode is the W3C Compositing and Blending Level 1 general form
+// multiplied out by 255 x 255,
+//     N = cs (255 - ab) + cb (255 - as) + T,   result = div255(N),
+// where T is "as ab B(Cs, Cb)" in units of 1/255: the alpha lane's T is as ab,
+// which makes the same expression give ao = as + ab - as ab / 255. Where
+// as ab B has a closed premultiplied form (multiply, screen, overlay,
+// hardLight, darken, lighten, difference, exclusion) T is that product of
+// bytes. colorDodge and colorBurn divide once, exactly (floor), by a byte
+// difference; softLight and the non-separable modes (Blend+NonSeparable.swift)
+// un-premultiply to Q12 and compute B in Q12, then T = roundQ12(as ab B). The
+// Porter-Duff modes are div255 of their (Fa, Fb) sums; plusLighter and
+// plusDarker are the scene format's formulas on bytes.
 //
-// Every result is finally clamped to a valid premultiplied colour: alpha to
-// 0...1, colour to 0...alpha. For valid inputs the exact formulas never leave
-// that range, so the clamp only removes float rounding (a few ulps) and can
-// never produce a colour brighter than its alpha; the GPU shader clamps the same.
-//
-// Speed: everything is `@inlinable` SIMD4<Float> arithmetic with no generic standard
-// library calls in the hot path (lane-wise min / max are written out, see below);
-// Blend+Row.swift holds the row compositor that switches on the mode once per row.
-
-/// Premultiplied RGBA in 0...1, Float (the GPU computes in highp float; the CPU matches it).
-public typealias PremultipliedColor = SIMD4<Float>
+// Every N is clamped to 0...255 x 255 before div255 and every result to a valid
+// premultiplied colour (alpha 0...255, colour 0...alpha). For valid inputs the
+// formulas stay inside those ranges except by the floor of a division, so the
+// clamps only make the result well-defined.
 
 extension BlendMode {
-    /// The result of compositing premultiplied `source` over premultiplied `destination`
-    /// with full coverage, by this mode's formula.
+    /// The result of compositing premultiplied U8 `source` over premultiplied U8
+    /// `destination` with full coverage, by this mode's formula (docs/ARITHMETIC.md).
     ///
     /// SCENE_FORMAT.md: "Formulas are those of the W3C Compositing and Blending Level 1
     /// specification for the separable and non-separable modes, and Porter-Duff for the
-    /// rest." `normal` is source-over. `plusLighter` is `co = min(1, cs + cb)`,
-    /// `αo = min(1, αs + αb)`; `plusDarker` is `αo = min(1, αs + αb)`,
-    /// `co = max(0, αo - ((αs - cs) + (αb - cb)))`.
+    /// rest." `plusLighter` is `co = min(1, cs + cb)`, `αo = min(1, αs + αb)`; `plusDarker` is
+    /// `αo = min(1, αs + αb)`, `co = max(0, αo - ((αs - cs) + (αb - cb)))`.
     ///
-    /// Inputs are valid premultiplied colours (each channel in 0...1, colour <= alpha).
-    /// The result is one too: alpha is clamped to 0...1 and colour to 0...alpha, which
-    /// for valid inputs changes nothing but float rounding. Zero alphas never produce NaN.
+    /// Inputs are valid premultiplied colours (lanes 0...255, colour <= alpha); so is the result.
     @inlinable
-    public func blend(source s: SIMD4<Float>, destination d: SIMD4<Float>) -> SIMD4<Float> {
-        let r: SIMD4<Float>
+    public func blend(source s: SIMD4<Int32>, destination d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let r: SIMD4<Int32>
         switch self {
         case .normal: r = BlendKernel.normal(s, d)
         case .multiply: r = BlendKernel.multiply(s, d)
@@ -88,237 +81,245 @@ extension BlendMode {
     }
 }
 
-/// The composite of the scene format: "Every blend mode, the Porter-Duff ones included,
-/// acts only where the op has coverage: `result = dst + coverage * (blend(src, dst) - dst)`
-/// per premultiplied channel."
-///
-/// `coverage` is in 0...1. Coverage 0 returns `destination` bit for bit, coverage 1
-/// returns `mode.blend(source:destination:)` bit for bit; in between the result is
-/// clamped to a valid premultiplied colour like `blend`'s.
+/// The composite of the scene format, "result = dst + coverage * (blend(src, dst) - dst)",
+/// on U8 values: `div255(dst (255 - t) + blend t)` per channel, t the U8 coverage.
+/// Coverage 0 returns `destination`, coverage 255 `mode.blend(source:destination:)`.
 @inlinable
-public func composite(source: SIMD4<Float>, destination: SIMD4<Float>, coverage: Float,
-                      mode: BlendMode) -> SIMD4<Float> {
-    if !(coverage > 0) { return destination }
+public func composite(source: SIMD4<Int32>, destination: SIMD4<Int32>, coverage t: Int32,
+                      mode: BlendMode) -> SIMD4<Int32> {
+    if t <= 0 { return destination }
     let blended = mode.blend(source: source, destination: destination)
-    if coverage >= 1 { return blended }
-    return BlendKernel.validPremultiplied(destination + coverage * (blended - destination))
+    if t >= 255 { return blended }
+    return BlendKernel.mix(destination, blended, t)
 }
 
-/// The per-mode formulas, before the final clamp. Internal; `@usableFromInline` so that
-/// `blend` inlines into the renderers' loops.
+/// The per-mode formulas, before the final clamp. `@usableFromInline` so that `blend`
+/// inlines into the renderers' loops.
 @usableFromInline
 enum BlendKernel {
-    /// Clamps alpha to 0...1 and colour to 0...alpha.
+    @usableFromInline static let full: Int32 = 255 * 255
+
+    /// Alpha clamped to 0...255 and colour to 0...alpha.
     @inlinable @inline(__always)
-    static func validPremultiplied(_ c: SIMD4<Float>) -> SIMD4<Float> {
-        let alpha = Swift.min(Swift.max(c.w, 0), 1)
+    static func validPremultiplied(_ c: SIMD4<Int32>) -> SIMD4<Int32> {
+        let alpha = Swift.min(Swift.max(c.w, 0), 255)
         return clamp(c, lower: .zero, upper: SIMD4(repeating: alpha))
     }
 
-    // Lane-wise min, max and clamp written on scalars: the standard library's generic
-    // `pointwiseMin`, `pointwiseMax` and `clamped` are not inlined and cost several times
-    // the whole formula; these compile to a few inline vector instructions.
-
-    /// Lane-wise minimum.
+    /// `div255(dst (255 - t) + src t)`: the bounded composite's mix, t in 0...255.
     @inlinable @inline(__always)
-    static func minimum(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    static func mix(_ d: SIMD4<Int32>, _ b: SIMD4<Int32>, _ t: Int32) -> SIMD4<Int32> {
+        Fixed.div255(d &* (255 &- t) &+ b &* t)
+    }
+
+    // Lane-wise min, max and clamp written on scalars: the standard library's generic
+    // `pointwiseMin` and `pointwiseMax` are not inlined.
+
+    @inlinable @inline(__always)
+    static func minimum(_ a: SIMD4<Int32>, _ b: SIMD4<Int32>) -> SIMD4<Int32> {
         SIMD4(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
     }
 
-    /// Lane-wise maximum.
     @inlinable @inline(__always)
-    static func maximum(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    static func maximum(_ a: SIMD4<Int32>, _ b: SIMD4<Int32>) -> SIMD4<Int32> {
         SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
     }
 
-    /// Lane-wise `min(max(v, lower), upper)`.
     @inlinable @inline(__always)
-    static func clamp(_ v: SIMD4<Float>, lower: SIMD4<Float>, upper: SIMD4<Float>) -> SIMD4<Float> {
+    static func clamp(_ v: SIMD4<Int32>, lower: SIMD4<Int32>, upper: SIMD4<Int32>) -> SIMD4<Int32> {
         minimum(maximum(v, lower), upper)
     }
 
-    /// The W3C general form `cs (1 - αb) + cb (1 - αs) + term`, where `term` is
-    /// αs αb B(Cs, Cb) with αs αb in its alpha lane (so the alpha lane is αo).
+    /// `div255` of a numerator clamped to 0...255 x 255.
     @inlinable @inline(__always)
-    static func general(_ s: SIMD4<Float>, _ d: SIMD4<Float>, term: SIMD4<Float>) -> SIMD4<Float> {
-        let sourceOnly = s * (1 - d.w)
-        let destinationOnly = d * (1 - s.w)
-        return sourceOnly + destinationOnly + term
+    static func store(_ n: SIMD4<Int32>) -> SIMD4<Int32> {
+        Fixed.div255(clamp(n, lower: .zero, upper: SIMD4(repeating: full)))
     }
 
-    /// The general form with the un-premultiplied blend result `b` (its alpha lane is
-    /// ignored and taken as 1).
+    /// The W3C general form `cs (255 - ab) + cb (255 - as) + T`, T's alpha lane being as ab.
     @inlinable @inline(__always)
-    static func general(_ s: SIMD4<Float>, _ d: SIMD4<Float>, blended b: SIMD4<Float>) -> SIMD4<Float> {
-        var b = b
-        b.w = 1
-        return general(s, d, term: (s.w * d.w) * b)
+    static func general(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>, term: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* (255 &- d.w) &+ d &* (255 &- s.w) &+ term)
     }
 
-    /// Un-premultiplies: `c / α` with each channel at most 1, and zero when α is 0.
+    /// The general form with B in Q12 (its alpha lane ignored): T = roundQ12(as ab B).
     @inlinable @inline(__always)
-    static func unpremultiplied(_ c: SIMD4<Float>) -> SIMD4<Float> {
-        guard c.w > 0 else { return .zero }
-        return minimum(c / c.w, SIMD4(repeating: 1))
+    static func general(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>, blendedQ12 b: SIMD4<Int32>) -> SIMD4<Int32> {
+        let both = s.w &* d.w
+        var term = Fixed.roundQ12(clamp(b, lower: .zero, upper: SIMD4(repeating: 4096)) &* both)
+        term.w = both
+        return general(s, d, term: term)
     }
 
     // MARK: Separable modes (W3C), premultiplied
 
-    /// Source-over: `s + d (1 - αs)`.
+    /// Source-over: `255 cs + cb (255 - as)`.
     @inlinable @inline(__always)
-    static func normal(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s + d * (1 - s.w) }
-
-    /// B = Cs Cb, so αs αb B = cs cb.
-    @inlinable @inline(__always)
-    static func multiply(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        general(s, d, term: s * d)
+    static func normal(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* 255 &+ d &* (255 &- s.w))
     }
 
-    /// B = Cs + Cb - Cs Cb, which simplifies to `cs + cb - cs cb` (alpha lane included).
+    /// T = cs cb.
     @inlinable @inline(__always)
-    static func screen(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s + d - s * d }
+    static func multiply(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { general(s, d, term: s &* d) }
 
-    /// HardLight(Cb, Cs) with the roles swapped: Cb <= 0.5 (2 cb <= αb) gives 2 cs cb,
-    /// else αs αb - 2 (αb - cb)(αs - cs). The alpha lane comes out as αs αb.
+    /// `255 (cs + cb) - cs cb` (alpha lane included).
     @inlinable @inline(__always)
-    static func overlay(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let multiplied = 2 * s * d
-        let screened = s.w * d.w - 2 * (d.w - d) * (s.w - s)
-        return general(s, d, term: screened.replacing(with: multiplied, where: 2 * d .<= d.w))
+    static func screen(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store((s &+ d) &* 255 &- s &* d)
     }
 
-    /// Cs <= 0.5 (2 cs <= αs): Multiply(Cb, 2 Cs), premultiplied 2 cs cb; else
-    /// Screen(Cb, 2 Cs - 1), premultiplied αs αb - 2 (αb - cb)(αs - cs).
+    /// HardLight with the roles swapped: 2 cb <= ab gives T = 2 cs cb, else
+    /// as ab - 2 (ab - cb)(as - cs). The alpha lane comes out as as ab.
     @inlinable @inline(__always)
-    static func hardLight(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let multiplied = 2 * s * d
-        let screened = s.w * d.w - 2 * (d.w - d) * (s.w - s)
-        return general(s, d, term: screened.replacing(with: multiplied, where: 2 * s .<= s.w))
+    static func overlay(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let multiplied = 2 &* s &* d
+        let screened = SIMD4(repeating: s.w &* d.w) &- 2 &* (SIMD4(repeating: d.w) &- d) &* (SIMD4(repeating: s.w) &- s)
+        return general(s, d, term: screened.replacing(with: multiplied, where: 2 &* d .<= SIMD4(repeating: d.w)))
     }
 
-    /// B = min(Cs, Cb), so αs αb B = min(cs αb, cb αs).
+    /// 2 cs <= as: T = 2 cs cb; else as ab - 2 (ab - cb)(as - cs).
     @inlinable @inline(__always)
-    static func darken(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        general(s, d, term: minimum(s * d.w, d * s.w))
+    static func hardLight(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let multiplied = 2 &* s &* d
+        let screened = SIMD4(repeating: s.w &* d.w) &- 2 &* (SIMD4(repeating: d.w) &- d) &* (SIMD4(repeating: s.w) &- s)
+        return general(s, d, term: screened.replacing(with: multiplied, where: 2 &* s .<= SIMD4(repeating: s.w)))
     }
 
-    /// B = max(Cs, Cb), so αs αb B = max(cs αb, cb αs).
+    /// T = min(cs ab, cb as).
     @inlinable @inline(__always)
-    static func lighten(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        general(s, d, term: maximum(s * d.w, d * s.w))
+    static func darken(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        general(s, d, term: minimum(s &* d.w, d &* s.w))
     }
 
-    /// W3C: `if Cb == 0: 0; else if Cs == 1: 1; else min(1, Cb / (1 - Cs))`.
+    /// T = max(cs ab, cb as).
     @inlinable @inline(__always)
-    static func colorDodge(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let cs = unpremultiplied(s), cb = unpremultiplied(d)
-        let one = SIMD4<Float>(repeating: 1)
-        let sourceIsOne = cs .== 1
-        // Where Cs == 1 the division is replaced by 1 before it happens: no inf, no NaN.
-        let quotient = cb / (one - cs).replacing(with: one, where: sourceIsOne)
-        var b = minimum(quotient, one)
-        b.replace(with: 1, where: sourceIsOne)
-        b.replace(with: 0, where: cb .== 0)
-        return general(s, d, blended: b)
+    static func lighten(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        general(s, d, term: maximum(s &* d.w, d &* s.w))
     }
 
-    /// W3C: `if Cb == 1: 1; else if Cs == 0: 0; else 1 - min(1, (1 - Cb) / Cs)`.
+    /// W3C `if Cb == 0: 0; elif Cs == 1: 1; else min(1, Cb / (1 - Cs))`, times as ab:
+    /// T = 0, as ab, or min(as ab, floor(as^2 cb / (as - cs))).
     @inlinable @inline(__always)
-    static func colorBurn(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let cs = unpremultiplied(s), cb = unpremultiplied(d)
-        let one = SIMD4<Float>(repeating: 1)
-        let sourceIsZero = cs .== 0
-        let quotient = (one - cb) / cs.replacing(with: one, where: sourceIsZero)
-        var b = one - minimum(quotient, one)
-        b.replace(with: 0, where: sourceIsZero)
-        b.replace(with: 1, where: cb .== 1)
-        return general(s, d, blended: b)
+    static func colorDodge(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let both = s.w &* d.w
+        var term = SIMD4<Int32>(repeating: both)
+        for i in 0..<3 { term[i] = dodgeTerm(s[i], d[i], s.w, both) }
+        return general(s, d, term: term)
     }
 
-    /// W3C: `if Cs <= 0.5: Cb - (1 - 2 Cs) Cb (1 - Cb); else Cb + (2 Cs - 1)(D(Cb) - Cb)`
-    /// with `D(Cb) = Cb <= 0.25 ? ((16 Cb - 12) Cb + 4) Cb : sqrt(Cb)`.
     @inlinable @inline(__always)
-    static func softLight(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let cs = unpremultiplied(s), cb = unpremultiplied(d)
-        let polynomial = ((16 * cb - 12) * cb + 4) * cb
-        let dOfCb = cb.squareRoot().replacing(with: polynomial, where: cb .<= 0.25)
-        let darkened = cb - (1 - 2 * cs) * cb * (1 - cb)
-        let lightened = cb + (2 * cs - 1) * (dOfCb - cb)
-        return general(s, d, blended: lightened.replacing(with: darkened, where: cs .<= 0.5))
+    static func dodgeTerm(_ cs: Int32, _ cb: Int32, _ sa: Int32, _ both: Int32) -> Int32 {
+        if cb == 0 { return 0 }
+        if cs >= sa { return both }
+        return Swift.min(both, (sa &* sa &* cb) / (sa &- cs))
     }
 
-    /// B = |Cs - Cb|, so αs αb B = |cs αb - cb αs| and co = cs + cb - 2 min(cs αb, cb αs).
+    /// W3C `if Cb == 1: 1; elif Cs == 0: 0; else 1 - min(1, (1 - Cb) / Cs)`, times as ab:
+    /// T = as ab, 0, or as ab - min(as ab, floor(as^2 (ab - cb) / cs)).
     @inlinable @inline(__always)
-    static func difference(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        var r = s + d - 2 * minimum(s * d.w, d * s.w)
-        r.w = s.w + d.w - s.w * d.w
-        return r
+    static func colorBurn(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let both = s.w &* d.w
+        var term = SIMD4<Int32>(repeating: both)
+        for i in 0..<3 { term[i] = burnTerm(s[i], d[i], s.w, d.w, both) }
+        return general(s, d, term: term)
     }
 
-    /// B = Cs + Cb - 2 Cs Cb, so co = cs + cb - 2 cs cb.
     @inlinable @inline(__always)
-    static func exclusion(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        var r = s + d - 2 * s * d
-        r.w = s.w + d.w - s.w * d.w
-        return r
+    static func burnTerm(_ cs: Int32, _ cb: Int32, _ sa: Int32, _ da: Int32, _ both: Int32) -> Int32 {
+        if cb >= da { return both }
+        if cs == 0 { return 0 }
+        return both &- Swift.min(both, (sa &* sa &* (da &- cb)) / cs)
     }
 
-    // MARK: Porter-Duff, premultiplied: result = s Fa + d Fb
+    /// W3C softLight in Q12 on un-premultiplied channels:
+    /// Cs <= 1/2: B = Cb - (1 - 2 Cs) Cb (1 - Cb); else B = Cb + (2 Cs - 1)(D(Cb) - Cb), with
+    /// D(Cb) = ((16 Cb - 12) Cb + 4) Cb for Cb <= 1/4, else sqrt(Cb) (an integer square root).
+    @inlinable @inline(__always)
+    static func softLight(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        var b = SIMD4<Int32>.zero
+        for i in 0..<3 {
+            b[i] = softLightQ12(Fixed.unpremultipliedQ12(s[i], alpha: s.w), Fixed.unpremultipliedQ12(d[i], alpha: d.w))
+        }
+        return general(s, d, blendedQ12: b)
+    }
 
-    /// Fa = 0, Fb = 0.
     @inlinable @inline(__always)
-    static func clear(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { .zero }
-    /// Fa = 1, Fb = 0.
-    @inlinable @inline(__always)
-    static func copy(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s }
-    /// Fa = αb, Fb = 0.
-    @inlinable @inline(__always)
-    static func sourceIn(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s * d.w }
-    /// Fa = 1 - αb, Fb = 0.
-    @inlinable @inline(__always)
-    static func sourceOut(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { s * (1 - d.w) }
-    /// Fa = αb, Fb = 1 - αs.
-    @inlinable @inline(__always)
-    static func sourceAtop(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s * d.w + d * (1 - s.w)
+    static func softLightQ12(_ cs: Int32, _ cb: Int32) -> Int32 {
+        if 2 &* cs <= 4096 {
+            return cb &- Fixed.roundQ12((4096 &- 2 &* cs) &* Fixed.roundQ12(cb &* (4096 &- cb)))
+        }
+        let dOfCb: Int32
+        if cb <= 1024 {
+            let q = Fixed.roundQ12((16 &* cb &- 12 &* 4096) &* cb) &+ 4 &* 4096
+            dOfCb = Fixed.roundQ12(q &* cb)
+        } else {
+            dOfCb = Int32(Fixed.squareRoot(UInt32(cb) << 12))
+        }
+        return cb &+ Fixed.roundQ12((2 &* cs &- 4096) &* (dOfCb &- cb))
     }
-    /// Fa = 1 - αb, Fb = 1.
+
+    /// B = |Cs - Cb|: `255 (cs + cb) - 2 min(cs ab, cb as)`; alpha by the general form.
     @inlinable @inline(__always)
-    static func destinationOver(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s * (1 - d.w) + d
+    static func difference(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        var n = (s &+ d) &* 255 &- 2 &* minimum(s &* d.w, d &* s.w)
+        n.w = (s.w &+ d.w) &* 255 &- s.w &* d.w
+        return store(n)
     }
-    /// Fa = 0, Fb = αs.
+
+    /// B = Cs + Cb - 2 Cs Cb: `255 (cs + cb) - 2 cs cb`; alpha by the general form.
     @inlinable @inline(__always)
-    static func destinationIn(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { d * s.w }
-    /// Fa = 0, Fb = 1 - αs.
-    @inlinable @inline(__always)
-    static func destinationOut(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> { d * (1 - s.w) }
-    /// Fa = 1 - αb, Fb = αs.
-    @inlinable @inline(__always)
-    static func destinationAtop(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s * (1 - d.w) + d * s.w
+    static func exclusion(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        var n = (s &+ d) &* 255 &- 2 &* s &* d
+        n.w = (s.w &+ d.w) &* 255 &- s.w &* d.w
+        return store(n)
     }
-    /// Fa = 1 - αb, Fb = 1 - αs.
+
+    // MARK: Porter-Duff, premultiplied: result = div255(s Fa + d Fb), factors in U8
+
     @inlinable @inline(__always)
-    static func xor(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        s * (1 - d.w) + d * (1 - s.w)
+    static func clear(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { .zero }
+    @inlinable @inline(__always)
+    static func copy(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { s }
+    @inlinable @inline(__always)
+    static func sourceIn(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { store(s &* d.w) }
+    @inlinable @inline(__always)
+    static func sourceOut(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { store(s &* (255 &- d.w)) }
+    @inlinable @inline(__always)
+    static func sourceAtop(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* d.w &+ d &* (255 &- s.w))
+    }
+    @inlinable @inline(__always)
+    static func destinationOver(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* (255 &- d.w) &+ d &* 255)
+    }
+    @inlinable @inline(__always)
+    static func destinationIn(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { store(d &* s.w) }
+    @inlinable @inline(__always)
+    static func destinationOut(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> { store(d &* (255 &- s.w)) }
+    @inlinable @inline(__always)
+    static func destinationAtop(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* (255 &- d.w) &+ d &* s.w)
+    }
+    @inlinable @inline(__always)
+    static func xor(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        store(s &* (255 &- d.w) &+ d &* (255 &- s.w))
     }
 
     // MARK: Plus modes (SCENE_FORMAT.md)
 
-    /// `co = min(1, cs + cb)`, `αo = min(1, αs + αb)`. Since cs <= αs and cb <= αb the
-    /// colour never exceeds the alpha.
+    /// `min(255, cs + cb)` on every lane.
     @inlinable @inline(__always)
-    static func plusLighter(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        minimum(s + d, SIMD4(repeating: 1))
+    static func plusLighter(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        minimum(s &+ d, SIMD4(repeating: 255))
     }
 
-    /// `αo = min(1, αs + αb)`, `co = max(0, αo - ((αs - cs) + (αb - cb)))`; on the alpha
-    /// lane the subtracted sum is 0, so the same expression yields αo.
+    /// `ao = min(255, as + ab)`, `co = max(0, ao - ((as - cs) + (ab - cb)))`; on the alpha lane
+    /// the subtracted sum is 0.
     @inlinable @inline(__always)
-    static func plusDarker(_ s: SIMD4<Float>, _ d: SIMD4<Float>) -> SIMD4<Float> {
-        let alpha = Swift.min(1, s.w + d.w)
-        let darkness = (SIMD4(repeating: s.w) - s) + (SIMD4(repeating: d.w) - d)
-        return maximum(SIMD4(repeating: alpha) - darkness, .zero)
+    static func plusDarker(_ s: SIMD4<Int32>, _ d: SIMD4<Int32>) -> SIMD4<Int32> {
+        let alpha = Swift.min(255, s.w &+ d.w)
+        let darkness = (SIMD4(repeating: s.w) &- s) &+ (SIMD4(repeating: d.w) &- d)
+        return maximum(SIMD4(repeating: alpha) &- darkness, .zero)
     }
 }

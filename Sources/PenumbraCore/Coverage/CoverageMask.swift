@@ -1,6 +1,7 @@
-// CoverageMask: per-pixel coverage in 0...1 over a rectangle of pixels, zero
-// outside it. Coverage stays in Float from the rasterizer to the composite,
-// so nothing is quantised before the single rounding of the spec.
+// CoverageMask: per-pixel coverage over a rectangle of pixels, zero outside
+// it, as U8 values (255 is full coverage; docs/ARITHMETIC.md, "Coverage"): the
+// rasterizer quantises once, and everything after it (clip products, the
+// composite, the GPU's R8UI masks) is integer arithmetic on these bytes.
 //
 // Storage is sparse, by rows of spans (the layout of Blend2D's and
 // tiny-skia's span buffers): each row is a sorted list of non-overlapping
@@ -21,9 +22,9 @@ public struct CoverageMask: Sendable {
         // 100 megapixels; coordinates are saturated to 2^30).
         private var x32: Int32, count32: Int32, valueStart32: Int32
         /// The coverage of every pixel of a constant span (unused for explicit spans).
-        public var constant: Float
+        public var constant: UInt8
 
-        init(x: Int, count: Int, valueStart: Int, constant: Float) {
+        init(x: Int, count: Int, valueStart: Int, constant: UInt8) {
             x32 = Int32(x); count32 = Int32(count); valueStart32 = Int32(valueStart); self.constant = constant
         }
         /// The first pixel's column (device x).
@@ -45,16 +46,16 @@ public struct CoverageMask: Sendable {
     private(set) var rowStarts: [Int]
     private(set) var spans: [Span]
     /// The values of the explicit spans.
-    private(set) var storage: [Float]
+    private(set) var storage: [UInt8]
 
-    init(region: PixelRect, rowStarts: [Int], spans: [Span], storage: [Float]) {
+    init(region: PixelRect, rowStarts: [Int], spans: [Span], storage: [UInt8]) {
         precondition(rowStarts.count == region.height + 1 || (region.isEmpty && rowStarts.count <= 1))
         self.region = region; self.rowStarts = rowStarts; self.spans = spans; self.storage = storage
     }
 
-    /// A mask from dense row-major values over `region` (every value in 0...1). The values are
-    /// kept as they are; each row becomes one explicit span over its nonzero range.
-    public init(region: PixelRect, values: [Float]) {
+    /// A mask from dense row-major U8 values over `region`. The values are kept as they are;
+    /// each row becomes one explicit span over its nonzero range.
+    public init(region: PixelRect, values: [UInt8]) {
         precondition(values.count == region.area)
         var rowStarts = [0], spans: [Span] = []
         rowStarts.reserveCapacity(region.height + 1)
@@ -73,8 +74,14 @@ public struct CoverageMask: Sendable {
         self.init(region: region, rowStarts: rowStarts, spans: spans, storage: values)
     }
 
+    /// A mask from dense row-major Float values in 0...1 (a blurred shadow plane), each
+    /// quantised by `Fixed.unit8`.
+    public init(region: PixelRect, quantising values: [Float]) {
+        self.init(region: region, values: values.map { Fixed.unit8($0) })
+    }
+
     /// A mask with the same coverage everywhere in `region`.
-    public init(region: PixelRect, constant: Float) {
+    public init(region: PixelRect, constant: UInt8) {
         let rows = region.height, filled = constant != 0 && region.width > 0
         let span = Span(x: region.x, count: region.width, valueStart: -1, constant: constant)
         self.init(region: region, rowStarts: (0...rows).map { filled ? $0 : 0 },
@@ -89,7 +96,7 @@ public struct CoverageMask: Sendable {
     /// one per pixel) or, when `values` is nil, the one coverage `constant` of every pixel.
     @inline(__always)
     public func forEachSpan(inRow y: Int, from: Int, to: Int,
-                            _ body: (_ x: Int, _ count: Int, _ values: UnsafePointer<Float>?, _ constant: Float) -> Void) {
+                            _ body: (_ x: Int, _ count: Int, _ values: UnsafePointer<UInt8>?, _ constant: UInt8) -> Void) {
         guard y >= region.y, y < region.maxY, from < to else { return }
         let row = y - region.y
         let lo = max(from, region.x), hi = min(to, region.maxX)
@@ -110,35 +117,41 @@ public struct CoverageMask: Sendable {
     }
 
     /// Coverage at a pixel (0 outside the region).
-    public subscript(x: Int, y: Int) -> Float {
-        var value: Float = 0
+    public subscript(x: Int, y: Int) -> UInt8 {
+        var value: UInt8 = 0
         forEachSpan(inRow: y, from: x, to: x + 1) { _, _, values, constant in value = values?[0] ?? constant }
         return value
     }
 
-    /// Multiplies `row[i]` by the coverage at (x0 + i, y), which is 0 outside every span: how
-    /// renderers combine geometry and clip a row at a time.
-    public func multiplyRow(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<Float>) {
+    /// Multiplies `row[i]` by the coverage at (x0 + i, y), which is 0 outside every span:
+    /// `div255(row[i] x coverage)`, how renderers combine geometry and clip a row at a time.
+    public func multiplyRow(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
         var next = 0  // the first index not yet multiplied
         forEachSpan(inRow: y, from: x0, to: x0 + row.count) { x, count, values, constant in
             let start = x - x0
             for i in next..<start { row[i] = 0 }
             if let values {
-                for i in 0..<count { row[start + i] *= values[i] }
-            } else {
-                for i in start..<(start + count) { row[i] *= constant }
+                for i in 0..<count { row[start + i] = CoverageMask.product(row[start + i], values[i]) }
+            } else if constant != 255 {
+                for i in start..<(start + count) { row[i] = CoverageMask.product(row[i], constant) }
             }
             next = start + count
         }
         for i in next..<row.count { row[i] = 0 }
     }
 
+    /// The product of two coverages, `div255(a b)`.
+    @inline(__always)
+    public static func product(_ a: UInt8, _ b: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: Fixed.div255(Int32(a) &* Int32(b)))
+    }
+
     /// All coverage over the region, row-major, with zeros where no span is.
-    public func denseValues() -> [Float] { denseValues(in: region) }
+    public func denseValues() -> [UInt8] { denseValues(in: region) }
 
     /// The coverage over `rect` (within the region), row-major, with zeros where no span is.
-    public func denseValues(in rect: PixelRect) -> [Float] {
-        var out = [Float](repeating: 0, count: rect.area)
+    public func denseValues(in rect: PixelRect) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: rect.area)
         out.withUnsafeMutableBufferPointer { out in
             for row in 0..<rect.height {
                 let base = row * rect.width - rect.x
@@ -163,15 +176,15 @@ public struct CoverageMask: Sendable {
         return PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// The sum of all coverage: the covered area in square pixels.
+    /// The sum of all coverage: the covered area in square pixels (each value / 255).
     public var totalCoverage: Double {
-        var total = 0.0
+        var total = 0
         for row in 0..<max(0, region.height) {
             forEachSpan(inRow: region.y + row, from: region.x, to: region.maxX) { _, count, values, constant in
-                if let values { for i in 0..<count { total += Double(values[i]) } } else { total += Double(constant) * Double(count) }
+                if let values { for i in 0..<count { total += Int(values[i]) } } else { total += Int(constant) * count }
             }
         }
-        return total
+        return Double(total) / 255
     }
 
     /// This mask times another (the other is read as 0 outside its spans); the result keeps
@@ -199,7 +212,7 @@ extension CoverageMask {
         private var rowStarts: [Int] = []
         private var spans: UnsafeMutablePointer<Span>
         private var spanCount = 0, spanCapacity: Int
-        private var values: UnsafeMutablePointer<Float>
+        private var values: UnsafeMutablePointer<UInt8>
         private var valueCount = 0, valueCapacity: Int
 
         init(region: PixelRect) {
@@ -216,11 +229,11 @@ extension CoverageMask {
         deinit { spans.deallocate(); values.deallocate() }
 
         /// Room for `count` more values: write them at the returned pointer, then commit.
-        mutating func valueSlot(count: Int) -> UnsafeMutablePointer<Float> {
+        mutating func valueSlot(count: Int) -> UnsafeMutablePointer<UInt8> {
             if valueCount + count > valueCapacity {
                 var capacity = valueCapacity * 2
                 while capacity < valueCount + count { capacity *= 2 }
-                let grown = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
                 grown.update(from: values, count: valueCount)
                 values.deallocate()
                 values = grown; valueCapacity = capacity
@@ -247,7 +260,7 @@ extension CoverageMask {
 
         /// Adds a run of `count` pixels of coverage `value` (nonzero).
         @inline(__always)
-        mutating func addConstantSpan(x: Int, count: Int, value: Float) {
+        mutating func addConstantSpan(x: Int, count: Int, value: UInt8) {
             if spanCount > rowStarts[rowStarts.count - 1] {
                 let last = spans + spanCount - 1
                 if last.pointee.isConstant, last.pointee.constant == value, last.pointee.x + last.pointee.count == x {

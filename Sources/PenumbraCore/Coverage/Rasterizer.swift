@@ -12,8 +12,9 @@
 // Edges are clipped to the region first: the part left of it becomes a
 // vertical edge on its left side (which keeps the winding of the row), the
 // part right of it is dropped, rows outside are skipped. Geometry is done in
-// Double, accumulation in Float. The CPU computes coverage for both
-// renderers, so parity of coverage holds by construction.
+// Double, accumulation in Float, and the coverage is quantised to U8 once
+// (Fixed.unit8). The CPU computes coverage for both renderers, so parity of
+// coverage holds by construction.
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped
@@ -189,7 +190,7 @@ struct Accumulator {
     /// spans when they are not zero. Cells at or past `width` are cleared but never summed.
     func resolveAndClear(rule: FillRule, origin: PixelRect) -> CoverageMask {
         let evenOdd = rule == .evenOdd
-        @inline(__always) func coverage(_ sum: Float) -> Float {
+        @inline(__always) func coverage(_ sum: Float) -> UInt8 {
             var c = abs(sum)
             if evenOdd {
                 c = c.truncatingRemainder(dividingBy: 2)
@@ -197,15 +198,14 @@ struct Accumulator {
             } else if c > 1 {
                 c = 1
             }
-            // Snap accumulated rounding noise so untouched pixels stay untouched.
-            if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
-            return c
+            // Quantised once, here, to U8 (rounding noise far below half a level vanishes).
+            return Fixed.unit8(c)
         }
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
         var builder = CoverageMask.Builder(region: origin)
         for row in 0..<height {
             let a = cells + row * stride, words = touched + row * wordsPerRow
-            var sum: Float = 0, c: Float = 0
+            var sum: Float = 0, c: UInt8 = 0
             var next = 0  // the first column not yet in a span; coverage is c from there on
             for w in 0..<wordsPerRow {
                 var bits = words[w]

@@ -1,0 +1,33 @@
+// fixed: the integer primitives of docs/ARITHMETIC.md, the twins of
+// PenumbraCore's Fixed.swift (same names, same formulas). highp int is 32-bit
+// two's complement; `>>` on a signed int extends the sign (GLSL ES 3, 5.9).
+
+int div255(int x) { int t = x + 128; return (t + (t >> 8)) >> 8; }
+ivec4 div255(ivec4 x) { ivec4 t = x + 128; return (t + (t >> 8)) >> 8; }
+int roundQ12(int x) { return (x + 2048) >> 12; }
+ivec4 roundQ12(ivec4 x) { return (x + 2048) >> 12; }
+
+// a / b truncated towards zero for b > 0, on magnitudes.
+int divideTruncating(int a, int b) { return a >= 0 ? a / b : -((-a) / b); }
+
+// floor(sqrt(n)), bit by bit, 16 steps.
+uint squareRoot(uint n) {
+    uint remainder = n, root = 0u, bit = 1u << 30;
+    for (int i = 0; i < 16; i++) {
+        if (remainder >= root + bit) { remainder -= root + bit; root = (root >> 1) + bit; }
+        else { root >>= 1; }
+        bit >>= 2;
+    }
+    return root;
+}
+
+int unpremultipliedQ12(int c, int a) { return a > 0 ? min(4096, (c * 4096 + (a >> 1)) / a) : 0; }
+
+// Fixed.unit8: floor(v * 255 + 0.5) clamped to 0...255, each operation rounded on its own.
+int unit8(float v) {
+    precise float x = v * 255.0 + 0.5;
+    if (!(x > 0.0)) return 0;
+    if (x >= 255.0) return 255;
+    return int(floor(x));
+}
+ivec4 unit8(vec4 v) { return ivec4(unit8(v.x), unit8(v.y), unit8(v.z), unit8(v.w)); }
