@@ -1,6 +1,7 @@
 // caster: a shadow's alpha before the blur: the op's coverage (moved by the
 // offset, U8 read as k / 255 through the byte table; none means 1) times its paint's alpha, sampled with the paint moved
-// by the offset (CPURenderer+Shadow.swift). The plane is packed: each RGBA32F
+// by the offset (CPURenderer+Shadow.swift), stored as U8 by unit8 (an
+// integer value in a float texel, exact). The plane is packed: each RGBA32F
 // texel holds four horizontally adjacent pixels (x = 4 * texel.x + k in
 // component k), so the blur reads four pixels per fetch. Pixels outside the
 // plane (in the texels at its edges) are +0, as the cleared border is.
@@ -24,7 +25,7 @@ float casterAlpha(ivec2 p) {
     float alpha = 0.0;
     if (coverage > 0.0) {
         vec4 c = paintColor(p, coverage);
-        if (coverage > 0.0) { precise float a = coverage * c.w; alpha = a; }
+        if (coverage > 0.0) { precise float a = coverage * c.w; alpha = float(unit8(a)); }
     }
     return alpha;
 }

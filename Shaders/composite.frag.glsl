@@ -1,7 +1,7 @@
 // composite: one op (or a shadow) over its region of the current target, in
 // the U8 integer arithmetic of docs/ARITHMETIC.md: coverage = geometry x clip
 // (R8UI masks on the device grid, div255 products; no geometry mask means 255;
-// a shadow plane is quantised by unit8), the paint as U8 premultiplied (a
+// a blurred shadow plane holds U8 integers in float texels), the paint as U8 premultiplied (a
 // solid colour arrives as bytes; other paints are quantised by unit8) times
 // the alpha (div255), the blend formula of the mode bounded by coverage
 // against a copy of the destination region, stored exactly by the 8-bit target.
@@ -40,7 +40,7 @@ void main() {
     ivec2 local = ivec2(gl_FragCoord.xy);
     ivec2 p = local + uFrameOrigin;
     int coverage = uHasCoverage == 0 ? 255
-        : (COVERAGE_PACKED != 0 ? unit8(packedMaskValue(uPackedCoverage, uCoverageRect, p))
+        : (COVERAGE_PACKED != 0 ? int(packedMaskValue(uPackedCoverage, uCoverageRect, p))
                                 : maskValue(uCoverage, uCoverageRect, p));
     if (uHasClip != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) discard;

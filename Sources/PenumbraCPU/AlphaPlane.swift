@@ -1,30 +1,31 @@
-// AlphaPlane: a single-channel Float plane, the surface a shadow's alpha is
+// AlphaPlane: a single-channel U8 plane, the surface a shadow's alpha is
 // rendered into and blurred on (SCENE_FORMAT.md, Shadows: the op's coverage
-// times its paint's alpha, over a plane large enough that nothing leaves it).
+// times its paint's alpha, over a plane large enough that nothing leaves it;
+// docs/ARITHMETIC.md: the caster's alpha is stored as U8 before the blur).
 // Row-major with no padding; values outside the plane read as 0. The caller
 // sizes it: the canvas region shifted by the shadow offset and grown by the
 // kernel radius on every side.
 
 import PenumbraCore
 
-/// A row-major plane of `Float` alpha values (nominally 0...1), `width * height` of them.
+/// A row-major plane of U8 alpha values (255 is 1), `width * height` of them.
 public struct AlphaPlane: Hashable, Sendable {
     /// Width in pixels.
     public var width: Int
     /// Height in pixels.
     public var height: Int
     /// `width * height` values, rows top to bottom, no padding: `values[y * width + x]`.
-    public var values: [Float]
+    public var values: [UInt8]
 
     /// A plane of zeros.
     public init(width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "negative plane size")
         self.width = width; self.height = height
-        values = [Float](repeating: 0, count: width * height)
+        values = [UInt8](repeating: 0, count: width * height)
     }
 
     /// Wraps existing values; `values.count` must be `width * height`.
-    public init(width: Int, height: Int, values: [Float]) {
+    public init(width: Int, height: Int, values: [UInt8]) {
         precondition(width >= 0 && height >= 0, "negative plane size")
         precondition(values.count == width * height, "value count does not match the size")
         self.width = width; self.height = height; self.values = values
@@ -32,7 +33,7 @@ public struct AlphaPlane: Hashable, Sendable {
 
     /// The value at (x, y); reading outside the plane gives 0 (the blur's edge rule), writing
     /// outside it is a programming error.
-    public subscript(x: Int, y: Int) -> Float {
+    public subscript(x: Int, y: Int) -> UInt8 {
         get {
             guard x >= 0, y >= 0, x < width, y < height else { return 0 }
             return values[y * width + x]

@@ -1,44 +1,31 @@
-// Blur: the CPU's separable Gaussian blur of a shadow's alpha plane.
-// SCENE_FORMAT.md, Shadows: "a horizontal then a vertical pass of a kernel with
-// radius `ceil(3 * sigma)` pixels, weights `exp(-x^2 / (2 sigma^2))` for integer
-// x, normalised to sum 1"; values outside the plane are 0, and the output plane
-// has the input's size (the caller leaves a margin of `radius` pixels).
+// Blur: the CPU's separable Gaussian blur of a shadow's alpha plane, in
+// integers (docs/ARITHMETIC.md, "Gaussian blur"). SCENE_FORMAT.md, Shadows: "a
+// horizontal then a vertical pass of a kernel with radius `ceil(3 * sigma)`
+// pixels"; values outside the plane are 0, and the output plane has the
+// input's size (the caller leaves a margin of `radius` pixels).
 //
-// Parity: the accumulation order (the GPU shader must use the same one).
-// Every output value of a pass is
+// With W the kernel's integer weights (summing to 2^16) and a the U8 plane:
+//     horizontal:  h = sum W[i] a[x + i - r],   h16 = (h + 2^7) >> 8   (<= 65_280)
+//     vertical:    v = sum W[i] h16[y + i - r], out = (v + 2^23) >> 24  (U8)
+// Every sum fits 32 bits unsigned (v <= 65_280 x 2^16 < 2^32), integer sums do
+// not depend on their order, and blur.frag computes the same: the planes are
+// identical whatever the threads, the SIMD width or the GPU.
 //
-//     acc = 0
-//     for i in -radius ... +radius (increasing):  acc = acc + weights[i + radius] * input[p + i]
-//
-// in Float, each product and each sum rounded separately (no fused multiply-add;
-// the shader should mark its accumulator `precise` where GLSL allows), with
-// samples outside the plane read as 0. The horizontal pass offsets x, the
-// vertical pass offsets y and reads the horizontal pass's Float output.
-//
-// Speed without changing a single bit: adding `w * 0` to a non-negative sum is
-// exact, so skipping zero samples, or reading zeros from padding, changes
-// nothing. A scan finds each row's non-zero extent; only the bounding box of the
-// content grown by the radius is computed, the rest of the plane stays 0.
-// The horizontal pass copies each non-empty row into a zero-padded buffer so its
-// inner loop has no bounds; the vertical pass reads whole rows (never columns)
-// and clips its taps to the content rows. Both are register-blocked: 16 outputs
-// at a time in a SIMD accumulator, taps in increasing order in the inner loop
-// (one load and one multiply-add per tap, no store until the 16 sums are done).
-// The vertical pass works in column strips sized so that the 2r + 1 rows it
-// reads stay in cache, and the intermediate plane's rows are padded to an odd
-// number of cache lines so that those rows do not collide in one cache set.
-// Rows are shared between at most 2 threads (interleaved blocks in the scan and
-// the horizontal pass, for balance; contiguous chunks in the vertical pass, for
-// the cache); every output value is computed by the same code in the same order
-// whichever thread runs it, so the result is identical.
-//
-// Measured (release, 1024 x 1024 dense plane, sigma 10, loaded 2-core box):
-// about 11 ms on one thread, 6 ms on two; a 400 x 200 shape in that plane: 1.5 ms.
+// Speed: skipping zero samples changes no sum, so a scan finds each row's
+// non-zero extent and only the content's bounding box grown by the radius is
+// computed; the rest of the plane stays 0. The horizontal pass widens each
+// non-empty row into a zero-padded UInt32 buffer so its inner loop has no
+// bounds; the vertical pass reads whole rows (never columns) and clips its taps
+// to the content rows. Both are register-blocked: 32 outputs at a time in SIMD
+// accumulators, one load and one multiply-add per tap. The vertical pass works
+// in column strips sized so that the 2r + 1 rows it reads stay in cache, and
+// the intermediate plane's rows are padded to an odd number of cache lines so
+// that those rows do not collide in one cache set. Rows are shared between at
+// most 2 threads.
 //
 // Complexity: O(width * height) to scan, plus (2r + 1) multiply-adds for each
-// pixel of the content's bounding box grown by r, in each pass (at worst
-// 2 * (2r + 1) * width * height). Memory: one scratch plane, and a padded row
-// (width + 2r floats) per thread.
+// pixel of the content's bounding box grown by r, in each pass. Memory: one
+// UInt32 scratch plane, and a padded row (width + 2r values) per thread.
 
 import Dispatch
 import Foundation
@@ -49,8 +36,8 @@ extension AlphaPlane {
     /// samples outside the plane read as 0, same size as the input.
     ///
     /// - Parameter threads: how many threads may share the work; `nil` picks 2 for large
-    ///   jobs (when the machine has 2 cores or more) and 1 otherwise. The output is
-    ///   bit-identical for every thread count.
+    ///   jobs (when the machine has 2 cores or more) and 1 otherwise. The output is identical
+    ///   for every thread count.
     public func blurred(with kernel: GaussianKernel, threads: Int? = nil) -> AlphaPlane {
         var copy = self
         copy.blur(with: kernel, threads: threads)
@@ -59,19 +46,19 @@ extension AlphaPlane {
 
     /// Blurs the plane in place with `kernel` (see ``blurred(with:threads:)``).
     public mutating func blur(with kernel: GaussianKernel, threads: Int? = nil) {
-        var scratch: [Float] = []
+        var scratch: [UInt32] = []
         blur(with: kernel, scratch: &scratch, threads: threads)
     }
 
     /// Blurs the plane in place with `kernel`, using `scratch` for the intermediate plane
     /// (grown to a little more than `width * height` when smaller; its contents on entry and exit are
     /// unspecified). Reusing one scratch across shadows avoids an allocation per blur.
-    public mutating func blur(with kernel: GaussianKernel, scratch: inout [Float], threads: Int? = nil) {
+    public mutating func blur(with kernel: GaussianKernel, scratch: inout [UInt32], threads: Int? = nil) {
         let radius = kernel.radius
         guard radius > 0, width > 0, height > 0 else { return }
         let middleStride = SeparableBlur.middleStride(width: width)
         let count = middleStride * height
-        if scratch.count < count { scratch = [Float](repeating: 0, count: count) }
+        if scratch.count < count { scratch = [UInt32](repeating: 0, count: count) }
         let threadCount = SeparableBlur.threadCount(
             requested: threads, width: width, height: height, radius: radius)
         let (width, height) = (self.width, self.height)
@@ -90,14 +77,14 @@ extension AlphaPlane {
 }
 
 /// The two passes over raw pointers. `plane` is both the input of the horizontal pass and
-/// the output of the vertical one; `middle` holds the horizontal pass's output, written
+/// the output of the vertical one; `middle` holds the horizontal pass's h16 values, written
 /// (and read) only over the content's bounding box grown by the radius.
 struct SeparableBlur {
     let width: Int, height: Int, radius: Int
-    let weights: UnsafePointer<Float>
-    let plane: UnsafeMutablePointer<Float>
-    let middle: UnsafeMutablePointer<Float>
-    /// Floats from one `middle` row to the next (see ``middleStride(width:)``).
+    let weights: UnsafePointer<UInt32>
+    let plane: UnsafeMutablePointer<UInt8>
+    let middle: UnsafeMutablePointer<UInt32>
+    /// Values from one `middle` row to the next (see ``middleStride(width:)``).
     let middleStride: Int
     let threads: Int
 
@@ -110,9 +97,8 @@ struct SeparableBlur {
     static let stripWidth = 64
 
     /// The row stride of the intermediate plane: `width` rounded up to whole 64-byte cache
-    /// lines, and to an odd number of them. The vertical pass reads one value from each of
-    /// 2r + 1 rows; with a stride of a power-of-two bytes (a 1024-wide plane: 4 KiB) all of
-    /// them would fall in the same L1 cache set and evict each other (measured: twice as slow).
+    /// lines, and to an odd number of them, so that the 2r + 1 rows the vertical pass reads do
+    /// not all fall in one L1 cache set.
     static func middleStride(width: Int) -> Int {
         let lines = (width + 15) / 16
         return (lines | 1) * 16
@@ -124,8 +110,7 @@ struct SeparableBlur {
         let rowBlocks = (height + rowBlock - 1) / rowBlock
         if let requested { return max(1, min(requested, rowBlocks)) }
         let work = width * height * (2 * radius + 1)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return work >= parallelThreshold && cores >= 2 ? min(2, rowBlocks) : 1
+        return work >= parallelThreshold ? min(Parallelism.maxThreads, 2, rowBlocks) : 1
     }
 
     func run() {
@@ -146,14 +131,13 @@ struct SeparableBlur {
             columnMin = min(columnMin, first[y]); columnMax = max(columnMax, last[y])
         }
         guard rowMax >= 0 else { return }  // all zero: the plane is its own blur
-        // The horizontal pass's non-zero columns; its non-zero rows are the input's.
         let columns = max(0, columnMin - radius)...min(width - 1, columnMax + radius)
 
         // 2. Horizontal pass over the content rows, into `middle` (zeros outside each row's extent).
         first.withUnsafeBufferPointer { first in
             last.withUnsafeBufferPointer { last in
                 parallel { thread in
-                    let padded = UnsafeMutablePointer<Float>.allocate(capacity: width + 2 * radius)
+                    let padded = UnsafeMutablePointer<UInt32>.allocate(capacity: width + 2 * radius)
                     defer { padded.deallocate() }
                     forEachInterleavedRow(rowMin..<(rowMax + 1), thread: thread) { y in
                         horizontalRow(y, extent: first[y]...max(first[y], last[y]),
@@ -163,10 +147,8 @@ struct SeparableBlur {
             }
         }
 
-        // 3. Vertical pass, in column strips. A strip's `middle` rows are non-zero only between
-        // the first and last content row whose blurred extent reaches it; outside those rows
-        // grown by the radius the input is zero and so is the output: the in-place plane
-        // already holds the answer there.
+        // 3. Vertical pass, in column strips (outside the content rows grown by the radius the
+        // output is zero, which the in-place plane already holds).
         let strips = verticalStrips(columns: columns, contentRows: rowMin...rowMax, first: first, last: last)
         let outFirst = max(0, rowMin - radius), outLast = min(height - 1, rowMax + radius)
         let rows = outLast - outFirst + 1
@@ -177,8 +159,7 @@ struct SeparableBlur {
     }
 
     /// The vertical pass's column strips over `columns`, each with the rows of `middle` that may
-    /// be non-zero in it (nil: none): content row y's horizontal output reaches columns
-    /// first[y] - radius ... last[y] + radius.
+    /// be non-zero in it (nil: none).
     private func verticalStrips(columns: ClosedRange<Int>, contentRows: ClosedRange<Int>,
                                 first: [Int], last: [Int]) -> [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)] {
         var strips: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)] = []
@@ -214,13 +195,15 @@ struct SeparableBlur {
     }
 
     /// The first and last non-zero value of a row (first > last when it has none).
-    private func nonZeroExtent(of row: UnsafePointer<Float>) -> (Int, Int) {
+    private func nonZeroExtent(of row: UnsafePointer<UInt8>) -> (Int, Int) {
         var first = 0
-        while first + 16 <= width && !any(loadBlock(row + first) .!= 0) { first += 16 }
+        while first + 16 <= width && UnsafeRawPointer(row + first).loadUnaligned(as: SIMD16<UInt8>.self) == .zero { first += 16 }
         while first < width && row[first] == 0 { first += 1 }
         guard first < width else { return (0, -1) }
         var last = width - 1
-        while last - 15 > first && !any(loadBlock(row + (last - 15)) .!= 0) { last -= 16 }
+        while last - 15 > first && UnsafeRawPointer(row + (last - 15)).loadUnaligned(as: SIMD16<UInt8>.self) == .zero {
+            last -= 16
+        }
         while row[last] == 0 { last -= 1 }
         return (first, last)
     }
@@ -228,7 +211,7 @@ struct SeparableBlur {
     /// Horizontal pass for content row `y`: writes `middle` row `y` over `columns`.
     private func horizontalRow(
         _ y: Int, extent: ClosedRange<Int>, isEmpty: Bool, columns: ClosedRange<Int>,
-        padded: UnsafeMutablePointer<Float>
+        padded: UnsafeMutablePointer<UInt32>
     ) {
         let destination = middle + y * middleStride
         guard !isEmpty else {
@@ -240,82 +223,88 @@ struct SeparableBlur {
         // outFirst...outLast + 2 radius, which are zero except for the extent.
         let window = (outFirst)...(outLast + 2 * radius)
         padded.advanced(by: window.lowerBound).initialize(repeating: 0, count: window.count)
-        padded.advanced(by: radius + extent.lowerBound)
-            .update(from: plane + y * width + extent.lowerBound, count: extent.count)
+        let source = plane + y * width
+        for x in extent { padded[radius + x] = UInt32(source[x]) }
         weightedSums(into: destination + outFirst, count: outLast - outFirst + 1,
-                     source: padded + outFirst, stride: 1, weights: weights, taps: 2 * radius + 1)
+                     source: padded + outFirst, stride: 1, weights: weights, taps: 2 * radius + 1) { sums in
+            (sums &+ 128) &>> 8
+        }
         destination.advanced(by: columns.lowerBound)
             .initialize(repeating: 0, count: outFirst - columns.lowerBound)
         destination.advanced(by: outLast + 1).initialize(repeating: 0, count: columns.upperBound - outLast)
     }
 
     /// Vertical pass for output rows `rows`: in each strip, output row y reads `middle` rows
-    /// y - radius ... y + radius clipped to the strip's rows (the others are zero there). Strips
-    /// are the outer loop, so the 2r + 1 rows of a strip stay in cache from one row to the next.
+    /// y - radius ... y + radius clipped to the strip's rows (the others are zero there).
     private func verticalRows(_ rows: Range<Int>, strips: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>?)]) {
+        let count = SeparableBlur.stripWidth
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+        defer { sums.deallocate() }
         for strip in strips {
             guard let content = strip.rows else { continue }
             let lo = max(rows.lowerBound, content.lowerBound - radius)
             let hi = min(rows.upperBound - 1, content.upperBound + radius)
             guard lo <= hi else { continue }
-            let stripStart = strip.columns.lowerBound
+            let stripStart = strip.columns.lowerBound, n = strip.columns.count
             for y in lo...hi {
                 let top = max(content.lowerBound, y - radius), bottom = min(content.upperBound, y + radius)
-                weightedSums(into: plane + y * width + stripStart, count: strip.columns.count,
-                             source: middle + top * middleStride + stripStart, stride: middleStride,
-                             weights: weights + (top - y + radius), taps: bottom - top + 1)
+                weightedSums(into: sums, count: n, source: middle + top * middleStride + stripStart,
+                             stride: middleStride, weights: weights + (top - y + radius), taps: bottom - top + 1) { v in
+                    (v &+ (1 << 23)) &>> 24
+                }
+                let out = plane + y * width + stripStart
+                for x in 0..<n { out[x] = UInt8(truncatingIfNeeded: sums[x]) }
             }
         }
     }
 }
 
-/// `output[x] = sum over t in 0..<taps (increasing) of weights[t] * source[x + t * stride]`
-/// for x in `0..<count`, accumulated from 0 in Float with each product and sum rounded on its
-/// own: the parity order. Sixteen outputs at a time in a SIMD register, then one at a time.
+/// `output[x] = finish(sum over t in 0..<taps of weights[t] * source[x + t * stride])` for x in
+/// `0..<count`, in wrapping UInt32 arithmetic (the sums fit by construction). Thirty-two outputs
+/// at a time in SIMD registers, then sixteen, then one at a time.
 @inline(__always)
 private func weightedSums(
-    into output: UnsafeMutablePointer<Float>, count: Int, source: UnsafePointer<Float>,
-    stride: Int, weights: UnsafePointer<Float>, taps: Int
+    into output: UnsafeMutablePointer<UInt32>, count: Int, source: UnsafePointer<UInt32>,
+    stride: Int, weights: UnsafePointer<UInt32>, taps: Int, _ finish: (SIMD16<UInt32>) -> SIMD16<UInt32>
 ) {
     var x = 0
-    // 32 outputs (8 SSE accumulators) hide the latency of the dependent additions.
     while x + 32 <= count {
-        var low = SIMD16<Float>(), high = SIMD16<Float>()
+        var low = SIMD16<UInt32>(), high = SIMD16<UInt32>()
         var sample = source + x
         for t in 0..<taps {
             let weight = SIMD16(repeating: weights[t])
-            low = low + weight * loadBlock(sample)
-            high = high + weight * loadBlock(sample + 16)
+            low = low &+ weight &* loadBlock(sample)
+            high = high &+ weight &* loadBlock(sample + 16)
             sample += stride
         }
-        UnsafeMutableRawPointer(output + x).storeBytes(of: low, as: SIMD16<Float>.self)
-        UnsafeMutableRawPointer(output + x + 16).storeBytes(of: high, as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(output + x).storeBytes(of: finish(low), as: SIMD16<UInt32>.self)
+        UnsafeMutableRawPointer(output + x + 16).storeBytes(of: finish(high), as: SIMD16<UInt32>.self)
         x += 32
     }
     while x + 16 <= count {
-        var sum = SIMD16<Float>()
+        var sum = SIMD16<UInt32>()
         var sample = source + x
         for t in 0..<taps {
-            sum = sum + SIMD16(repeating: weights[t]) * loadBlock(sample)
+            sum = sum &+ SIMD16(repeating: weights[t]) &* loadBlock(sample)
             sample += stride
         }
-        UnsafeMutableRawPointer(output + x).storeBytes(of: sum, as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(output + x).storeBytes(of: finish(sum), as: SIMD16<UInt32>.self)
         x += 16
     }
     while x < count {
-        var sum: Float = 0
+        var sum: UInt32 = 0
         var sample = source + x
         for t in 0..<taps {
-            sum = sum + weights[t] * sample.pointee
+            sum = sum &+ weights[t] &* sample.pointee
             sample += stride
         }
-        output[x] = sum
+        output[x] = finish(SIMD16(repeating: sum))[0]
         x += 1
     }
 }
 
-/// Sixteen consecutive floats, any alignment.
+/// Sixteen consecutive values, any alignment.
 @inline(__always)
-private func loadBlock(_ pointer: UnsafePointer<Float>) -> SIMD16<Float> {
-    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<Float>.self)
+private func loadBlock(_ pointer: UnsafePointer<UInt32>) -> SIMD16<UInt32> {
+    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt32>.self)
 }

@@ -21,28 +21,29 @@ extension CPUFrame {
     mutating func drawShadow(_ plan: ShadowPlan, _ color: Color, _ shader: Shader, _ state: CompositeState,
                              clip: CoverageMask?) {
         let plane = plan.plane
-        var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.take(count: plane.area))
+        var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.planes.take(count: plane.area))
         alpha.values.withUnsafeMutableBufferPointer { values in
             CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!).run()
         }
-        var scratch = ShadowScratch.take(count: SeparableBlur.middleStride(width: plane.width) * plane.height)
+        var scratch = ShadowScratch.middles.take(count: SeparableBlur.middleStride(width: plane.width) * plane.height)
         alpha.blur(with: plan.kernel, scratch: &scratch)
-        ShadowScratch.give(scratch)
+        ShadowScratch.middles.give(scratch)
         do {
-            let mask = CoverageMask(region: plane, quantising: alpha.values)
+            let mask = CoverageMask(region: plane, values: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
                       alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
         }
-        ShadowScratch.give(alpha.values)
+        ShadowScratch.planes.give(alpha.values)
     }
 }
 
 /// Renders a shadow caster's alpha (coverage x paint alpha, paint moved by the offset) into a
-/// plane of `plan.plane`'s size, row by row, writing every value (zero where nothing is cast).
+/// U8 plane of `plan.plane`'s size, row by row, writing every value (zero where nothing is
+/// cast): the Float alpha of the shader's alpha path, stored by `Fixed.unit8`.
 struct CasterAlpha {
     let plan: ShadowPlan
     let shader: Shader
-    let values: UnsafeMutablePointer<Float>
+    let values: UnsafeMutablePointer<UInt8>
     /// Bands of rows to split the plane into, one thread each; nil lets RowBands choose by size.
     var threads: Int? = nil
 
@@ -61,7 +62,8 @@ struct CasterAlpha {
         let coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
         let coverage8 = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
         let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-        defer { coverage.deallocate(); coverage8.deallocate(); scratch.deallocate() }
+        let alpha = UnsafeMutablePointer<Float>.allocate(capacity: width)
+        defer { coverage.deallocate(); coverage8.deallocate(); scratch.deallocate(); alpha.deallocate() }
         let unit = Fixed.unitFloats
         for row in rows {
             let y = plane.y + row, output = values + row * width
@@ -74,9 +76,11 @@ struct CasterAlpha {
             while lo < hi && !(coverage[lo] > 0) { lo += 1 }
             guard lo < hi else { continue }
             while !(coverage[hi - 1] > 0) { hi -= 1 }
+            alpha.update(repeating: 0, count: hi - lo)
             shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
-                              coverage: coverage.baseAddress! + lo, alpha: output + lo,
+                              coverage: coverage.baseAddress! + lo, alpha: alpha,
                               scratch: scratch)
+            for i in 0..<(hi - lo) { output[lo + i] = Fixed.unit8(alpha[i]) }
         }
     }
 }

@@ -1,5 +1,5 @@
-// ShadowScratch: the Float buffers of a shadow (its alpha plane and the blur's
-// intermediate plane), reused across shadows and renders.
+// ShadowScratch: the buffers of a shadow (its U8 alpha plane and the blur's
+// UInt32 intermediate plane), reused across shadows and renders.
 //
 // Each is a few MiB (a 1024 x 1024 canvas gives planes of about 1100 x 1100).
 // Freshly allocated per shadow, they cost more than the work done in them:
@@ -9,30 +9,30 @@
 // taken: the caster writes every value of its plane and the blur never reads
 // its scratch before writing it.
 //
-// The pool is guarded by a lock, so concurrent renders each get their own
+// Each pool is behind a Mutex, so concurrent renders each get their own
 // buffers (new ones when the pool is empty); very large buffers are freed
 // instead of kept, as AccumulationScratch does for the rasterizer.
 
-import Foundation
+import Synchronization
 
-enum ShadowScratch {
-    /// The largest buffer worth keeping (4 Mi floats, 16 MiB: a 2048 x 2048 plane), so the pool
-    /// holds at most 64 MiB.
-    static let retainedLimit = 1 << 22
+/// A small pool of arrays of one element type.
+final class ScratchPool<Element: BitwiseCopyable & Sendable & ExpressibleByIntegerLiteral>: Sendable {
+    /// The largest buffer worth keeping, in bytes (16 MiB), so a pool holds at most 64 MiB.
+    static var retainedBytes: Int { 1 << 24 }
     /// How many buffers the pool keeps.
-    static let retainedCount = 4
+    static var retainedCount: Int { 4 }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var pool: [[Float]] = []
+    private let pool = Mutex<[[Element]]>([])
 
     /// A buffer of exactly `count` values with unspecified contents.
-    static func take(count: Int) -> [Float] {
-        lock.lock()
-        // The smallest kept buffer that is large enough, else the largest (grown below).
-        let fitting = pool.indices.filter { pool[$0].capacity >= count }
-        let index = fitting.min { pool[$0].capacity < pool[$1].capacity } ?? pool.indices.max { pool[$0].capacity < pool[$1].capacity }
-        var buffer = index.map { pool.remove(at: $0) } ?? []
-        lock.unlock()
+    func take(count: Int) -> [Element] {
+        var buffer: [Element] = pool.withLock { pool in
+            // The smallest kept buffer that is large enough, else the largest (grown below).
+            let fitting = pool.indices.filter { pool[$0].capacity >= count }
+            let index = fitting.min { pool[$0].capacity < pool[$1].capacity }
+                ?? pool.indices.max { pool[$0].capacity < pool[$1].capacity }
+            return index.map { pool.remove(at: $0) } ?? []
+        }
         if buffer.count > count {
             buffer.removeLast(buffer.count - count)
         } else if buffer.count < count {
@@ -42,10 +42,15 @@ enum ShadowScratch {
     }
 
     /// Hands a buffer back for a later `take`.
-    static func give(_ buffer: [Float]) {
-        guard buffer.capacity <= retainedLimit, buffer.capacity > 0 else { return }
-        lock.lock()
-        if pool.count < retainedCount { pool.append(buffer) }
-        lock.unlock()
+    func give(_ buffer: [Element]) {
+        guard buffer.capacity * MemoryLayout<Element>.stride <= Self.retainedBytes, buffer.capacity > 0 else { return }
+        pool.withLock { pool in if pool.count < Self.retainedCount { pool.append(buffer) } }
     }
+}
+
+enum ShadowScratch {
+    /// Alpha planes.
+    static let planes = ScratchPool<UInt8>()
+    /// The blur's intermediate planes.
+    static let middles = ScratchPool<UInt32>()
 }

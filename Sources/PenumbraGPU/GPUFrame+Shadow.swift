@@ -3,9 +3,9 @@
 // times the paint's alpha sampled with the paint moved by the offset) is
 // rendered into a plane over the shared ShadowPlan's rectangle (the
 // caster's bounds grown by the kernel radius), blurred by a horizontal then
-// a vertical pass of blur.frag (GaussianKernel's Float weights, summed in the
-// CPU's order), and composited as a fill of the shadow colour with
-// coverage = blurred alpha (quantised by unit8) x clip. Planes hold four horizontally adjacent
+// a vertical pass of blur.frag (GaussianKernel's integer weights, the
+// integer passes of Blur.swift), and composited as a fill of the shadow colour with
+// coverage = blurred U8 alpha x clip. Planes hold four horizontally adjacent
 // pixels per RGBA32F texel, so the blur reads four pixels per fetch and
 // writes four per fragment (blur.frag). Both planes are the plan's rectangle with
 // a border of `radius` zero texels around it (cleared, never drawn), so the

@@ -8,9 +8,9 @@ import PenumbraTestSupport
 /// the whole plane width, alpha = coverage x colour alpha where coverage > 0, 0 elsewhere.
 final class CasterAlphaTests: XCTestCase {
     /// The caster plane as the shadow code defined it before it was optimised.
-    private func referencePlane(_ plan: ShadowPlan, _ shader: Shader) -> [Float] {
+    private func referencePlane(_ plan: ShadowPlan, _ shader: Shader) -> [UInt8] {
         let plane = plan.plane
-        var alpha = [Float](repeating: 0, count: plane.area)
+        var alpha = [UInt8](repeating: 0, count: plane.area)
         var colors = [SIMD4<Float>](repeating: .zero, count: plane.width)
         var row8 = [UInt8](repeating: 255, count: plane.width)
         for y in plane.y..<plane.maxY {
@@ -27,23 +27,23 @@ final class CasterAlphaTests: XCTestCase {
                 }
             }
             let base = (y - plane.y) * plane.width
-            for i in 0..<plane.width where row[i] > 0 { alpha[base + i] = row[i] * colors[i].w }
+            for i in 0..<plane.width where row[i] > 0 { alpha[base + i] = Fixed.unit8(row[i] * colors[i].w) }
         }
         return alpha
     }
 
-    private func casterPlane(_ plan: ShadowPlan, _ shader: Shader, threads: Int) -> [Float] {
-        var values = [Float](repeating: .nan, count: plan.plane.area)  // stale contents must all be replaced
+    private func casterPlane(_ plan: ShadowPlan, _ shader: Shader, threads: Int) -> [UInt8] {
+        var values = [UInt8](repeating: 77, count: plan.plane.area)  // stale contents must all be replaced
         values.withUnsafeMutableBufferPointer { v in
             CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: v.baseAddress!, threads: threads).run()
         }
         return values
     }
 
-    private func assertIdentical(_ actual: [Float], _ expected: [Float], _ label: String,
+    private func assertIdentical(_ actual: [UInt8], _ expected: [UInt8], _ label: String,
                                  file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
-        let mismatch = actual.indices.first { actual[$0].bitPattern != expected[$0].bitPattern }
+        let mismatch = actual.indices.first { actual[$0] != expected[$0] }
         XCTAssertNil(mismatch, "\(label): first difference at \(mismatch ?? -1)", file: file, line: line)
     }
 
@@ -96,18 +96,18 @@ final class CasterAlphaTests: XCTestCase {
     }
 
     func testScratchBuffersHaveTheRequestedCountAndAreReused() {
-        let first = ShadowScratch.take(count: 5000)
+        let first = ShadowScratch.planes.take(count: 5000)
         XCTAssertEqual(first.count, 5000)
         let capacity = first.capacity
-        ShadowScratch.give(first)
-        let smaller = ShadowScratch.take(count: 1200)
+        ShadowScratch.planes.give(first)
+        let smaller = ShadowScratch.planes.take(count: 1200)
         XCTAssertEqual(smaller.count, 1200)
         XCTAssertGreaterThanOrEqual(smaller.capacity, 1200)
-        ShadowScratch.give(smaller)
-        let larger = ShadowScratch.take(count: capacity + 10)
+        ShadowScratch.planes.give(smaller)
+        let larger = ShadowScratch.planes.take(count: capacity + 10)
         XCTAssertEqual(larger.count, capacity + 10)
-        ShadowScratch.give(larger)
-        XCTAssertEqual(ShadowScratch.take(count: 0).count, 0)
+        ShadowScratch.planes.give(larger)
+        XCTAssertEqual(ShadowScratch.planes.take(count: 0).count, 0)
     }
 
     func testIsOpaqueMatchesAByteByByteScan() {

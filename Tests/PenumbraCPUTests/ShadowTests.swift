@@ -22,7 +22,7 @@ final class ShadowTests: XCTestCase {
         XCTAssertEqual(out[5, 5], SIMD4(0, 0, 0, 255))
         let r = kernel.radius
         for dy in -r...r { for dx in -r...r {
-            let k = Double(kernel.weights[dx + r]) * Double(kernel.weights[dy + r])
+            let k = Double(kernel.weights[dx + r]) * Double(kernel.weights[dy + r]) / 65536 / 65536
             let expected = color.premultiplied * k
             let got = out[25 + dx, 17 + dy]
             for c in 0..<4 { XCTAssertEqual(Double(got[c]) / 255, expected[c], accuracy: 1.0 / 255, "(\(dx), \(dy)) channel \(c)") }

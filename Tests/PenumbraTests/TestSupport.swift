@@ -44,8 +44,9 @@ enum TestSupport {
         }
         let expected = try PNGCodec.decode([UInt8](data))
         let diff = ImageDifference(expected, actual)
-        // References are the CPU renderer's own output: allow only last-bit noise from libm.
-        let ok = diff.map { $0.maxChannelDifference <= 1 && $0.valuesDiffering <= $0.valueCount / 1000 } ?? false
+        // References are the CPU renderer's own output, computed in exact integer arithmetic
+        // (docs/ARITHMETIC.md): they must match byte for byte.
+        let ok = diff?.isExact ?? false
         if !ok {
             let dir = output.appendingPathComponent("references")
             try writePNG(expected, to: dir.appendingPathComponent("\(name)-expected.png"))

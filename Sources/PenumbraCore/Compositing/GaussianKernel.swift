@@ -5,46 +5,48 @@
 // sigma^2))` for integer x, normalised to sum 1, computed in floating point.
 // `blur` 0 means a hard shadow."
 //
-// Approach: the radius is `ceil(3 * sigma)` evaluated in Double; the weights
-// and their sum are computed in Double and each normalised weight is rounded
-// once to Float. The CPU blur multiplies by exactly these Floats and the GPU
-// renderer uploads exactly these Floats (bit for bit) to its shader, so the
-// two backends start from identical weights and only the accumulation order
-// matters (see Blur.swift in PenumbraCPU for that order).
+// Approach (docs/ARITHMETIC.md, "Gaussian blur"): the radius is
+// `ceil(3 * sigma)` evaluated in Double; the weights and their sum are
+// computed in Double, and each normalised weight off the centre becomes an
+// integer `round(w * 65536)`; the centre takes what is left, so the integer
+// weights sum to exactly 2^16. Both renderers blur with these integers, and
+// integer sums do not depend on their order.
 
 import Foundation
 
 /// A normalised, symmetric 1D Gaussian kernel for the separable shadow blur.
 ///
 /// `weights[i]` is the weight of the sample at offset `i - radius` pixels from
-/// the output pixel, for `i` in `0...2*radius`. The GPU renderer uploads exactly
-/// these `Float` values (bit for bit) so that both renderers multiply by the same
-/// numbers.
+/// the output pixel, for `i` in `0...2*radius`, in units of 2^-16: integers that
+/// sum to exactly 65536. Both renderers multiply by these integers.
 public struct GaussianKernel: Hashable, Sendable {
     /// The standard deviation in pixels, as given (`blur * scale / 2` for a shadow).
     public let sigma: Double
     /// The number of taps on each side of the centre: `ceil(3 * sigma)`, or 0 for an
     /// identity kernel (see ``radius(forSigma:)``).
     public let radius: Int
-    /// The `2 * radius + 1` weights, offsets `-radius...radius` in increasing order.
-    /// Symmetric; computed and normalised in `Double`, then each rounded once to `Float`
-    /// (so their `Float` sum is 1 only to within rounding).
-    public let weights: [Float]
+    /// The `2 * radius + 1` weights, offsets `-radius...radius` in increasing order, in
+    /// units of 2^-16: symmetric, each `round(w * 65536)` of the Double-normalised Gaussian
+    /// except the centre, which makes the sum exactly 65536.
+    public let weights: [UInt32]
 
-    /// The identity kernel: radius 0, weights `[1]` (a hard shadow, `blur` 0).
+    /// The sum of the weights: 2^16.
+    public static let weightSum: UInt32 = 1 << 16
+
+    /// The identity kernel: radius 0, weights `[65536]` (a hard shadow, `blur` 0).
     public static let identity = GaussianKernel(sigma: 0)
 
     /// Builds the kernel for a standard deviation of `sigma` pixels.
     ///
     /// `sigma <= 0`, a non-finite sigma, or a sigma so small that the off-centre weights
-    /// would not be normal `Float`s gives the identity kernel (radius 0, weights `[1]`);
+    /// would not be normal `Float`s gives the identity kernel (radius 0, weights `[65536]`);
     /// otherwise the radius is `ceil(3 * sigma)` and the weight at offset `x` is
     /// `exp(-x^2 / (2 sigma^2)) / sum`, evaluated in `Double`.
     public init(sigma: Double) {
         self.sigma = sigma
         let radius = GaussianKernel.radius(forSigma: sigma)
         self.radius = radius
-        guard radius > 0 else { weights = [1]; return }
+        guard radius > 0 else { weights = [GaussianKernel.weightSum]; return }
 
         // Unnormalised half kernel, offsets 0...radius, in Double.
         let twoSigmaSquared = 2 * sigma * sigma
@@ -57,12 +59,15 @@ public struct GaussianKernel: Hashable, Sendable {
         for x in stride(from: radius, through: 1, by: -1) { sideSum += half[x] }
         let sum = half[0] + 2 * sideSum
 
-        var weights = [Float](repeating: 0, count: 2 * radius + 1)
-        for x in 0...radius {
-            let w = Float(half[x] / sum)
+        var weights = [UInt32](repeating: 0, count: 2 * radius + 1)
+        var offCentre: UInt32 = 0
+        for x in 1...radius {
+            let w = UInt32((half[x] / sum * 65536 + 0.5).rounded(.down))
             weights[radius + x] = w
             weights[radius - x] = w
+            offCentre += 2 * w
         }
+        weights[radius] = GaussianKernel.weightSum - offCentre
         self.weights = weights
     }
 
