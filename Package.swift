@@ -35,7 +35,7 @@ let package = Package(
                 .embedInCode("caster.frag.glsl"), .embedInCode("blur.frag.glsl"),
                 .embedInCode("include/header.glsl"), .embedInCode("include/mask.glsl"),
                 .embedInCode("include/paint.glsl"), .embedInCode("include/blend.glsl"),
-                .embedInCode("include/fixed.glsl"),
+                .embedInCode("include/fixed.glsl"), .embedInCode("include/fixed64.glsl"),
             ]),
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU"], path: "Sources/Penumbra"),

@@ -19,6 +19,7 @@ public enum ShaderSources {
         "paint.glsl": text(PackageResources.paint_glsl),
         "blend.glsl": text(PackageResources.blend_glsl),
         "fixed.glsl": text(PackageResources.fixed_glsl),
+        "fixed64.glsl": text(PackageResources.fixed64_glsl),
     ]
 
     /// The names of the fragment programs (each is drawn with the quad vertex shader).

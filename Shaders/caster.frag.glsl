@@ -1,12 +1,13 @@
-// caster: a shadow's alpha before the blur: the op's coverage (moved by the
-// offset, U8 read as k / 255 through the byte table; none means 1) times its paint's alpha, sampled with the paint moved
-// by the offset (CPURenderer+Shadow.swift), stored as U8 by unit8 (an
-// integer value in a float texel, exact). The plane is packed: each RGBA32F
-// texel holds four horizontally adjacent pixels (x = 4 * texel.x + k in
-// component k), so the blur reads four pixels per fetch. Pixels outside the
-// plane (in the texels at its edges) are +0, as the cleared border is.
+// caster: a shadow's alpha before the blur, div255(coverage x paint alpha):
+// the op's U8 coverage (moved by the offset; none means 255) and its U8
+// paint sampled with the paint moved by the offset (CPURenderer+Shadow.swift).
+// The plane is packed: each RGBA32F texel holds four horizontally adjacent
+// pixels (x = 4 * texel.x + k in component k) as integers, exact in float, so
+// the blur reads four pixels per fetch. Pixels outside the plane (in the
+// texels at its edges) are +0, as the cleared border is.
 //! include header.glsl
 //! include fixed.glsl
+//! include fixed64.glsl
 //! include mask.glsl
 //! include paint.glsl
 
@@ -21,13 +22,13 @@ out vec4 fragColor;
 float casterAlpha(ivec2 p) {
     ivec2 q = p - uPlaneRect.xy;
     if (q.x < 0 || q.y < 0 || q.x >= uPlaneRect.z || q.y >= uPlaneRect.w) return 0.0;
-    float coverage = uHasCoverage != 0 ? byteFloat(uint(maskValue(uCoverage, uCoverageRect, p))) : 1.0;
-    float alpha = 0.0;
-    if (coverage > 0.0) {
-        vec4 c = paintColor(p, coverage);
-        if (coverage > 0.0) { precise float a = coverage * c.w; alpha = float(unit8(a)); }
+    int coverage = uHasCoverage != 0 ? maskValue(uCoverage, uCoverageRect, p) : 255;
+    int alpha = 0;
+    if (coverage > 0) {
+        ivec4 c = paint8(p, coverage);
+        if (coverage > 0) alpha = div255(coverage * c.w);
     }
-    return alpha;
+    return float(alpha);
 }
 
 void main() {

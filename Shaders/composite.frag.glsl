@@ -7,6 +7,7 @@
 // against a copy of the destination region, stored exactly by the 8-bit target.
 //! include header.glsl
 //! include fixed.glsl
+//! include fixed64.glsl
 //! include mask.glsl
 //! include paint.glsl
 //! include blend.glsl
@@ -22,7 +23,6 @@ uniform int uHasClip;
 uniform usampler2D uClip;
 uniform ivec4 uClipRect;
 uniform int uAlpha8;               // the context alpha, U8
-uniform ivec4 uSolid8;             // a solid paint, U8 premultiplied
 // Whether the coverage is a packed shadow plane: a constant in a specialised program, else a uniform.
 #ifndef COVERAGE_PACKED
 uniform int uCoveragePacked;
@@ -44,15 +44,8 @@ void main() {
                                 : maskValue(uCoverage, uCoverageRect, p));
     if (uHasClip != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) discard;
-    ivec4 source;
-    if (PAINT_KIND == 0) {
-        source = uSolid8;
-    } else {
-        float unitCoverage = byteFloat(uint(coverage));
-        vec4 c = paintColor(p, unitCoverage);
-        if (!(unitCoverage > 0.0)) discard;
-        source = unit8(c);
-    }
+    ivec4 source = paint8(p, coverage);
+    if (coverage == 0) discard;
     if (uAlpha8 != 255) source = div255(source * uAlpha8);
     ivec4 destination = ivec4(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
     ivec4 r = compositeColor(BLEND_MODE, source, destination, coverage);

@@ -1,16 +1,14 @@
-// paint: the op's source colour at a device pixel, a port of PenumbraCPU's
-// shaders (Shader.swift, ImageShader.swift, GradientShader.swift). Positions
-// are affine in the device pixel: the Swift side evaluates, in Double, the
-// paint coordinate at the pixel centre of uPaintOrigin (shifted by a shadow
-// offset) and its steps per pixel, so the shader only adds small multiples:
-//     value = uMap0 + uMapX * dx + uMapY * dy,   (dx, dy) = p - uPaintOrigin.
-// Images: the value is, per axis, the image pixel position (plain axis) or
-// the distance into the destination rectangle (nine-slice axis, then mapped
-// through the three regions exactly as SliceAxis). Gradients: x is the
-// linear parameter t; for radial gradients the value is p - c0 in user space.
-// Layers: 1:1 texels of the layer, shifted by a whole-pixel shift and a
-// fraction (bilinear only when the fraction is non-zero), 0 outside.
-// A gradient side that draws nothing sets the coverage to 0.
+// paint: the op's source colour at a device pixel as U8 premultiplied, the
+// twin of PenumbraCPU's shaders (Shader.swift, ImageShader.swift,
+// GradientShader.swift). Images and layers follow the shared
+// ImageSamplingPlan in 64-bit fixed point (fixed64.glsl) and mix their texels
+// with 8-bit weights, exactly as the CPU (docs/ARITHMETIC.md). Gradients are
+// still Float: the Swift side evaluates, in Double, the paint coordinate at
+// the pixel centre of uPaintOrigin (shifted by a shadow offset) and its steps
+// per pixel, so the shader only adds small multiples:
+//     value = uMap0 + uMapX * dx + uMapY * dy,   (dx, dy) = p - uPaintOrigin;
+// x is the linear parameter t; for radial gradients the value is p - c0 in
+// user space. A gradient side that draws nothing sets the coverage to 0.
 
 // 0 solid, 1 image, 2 linear, 3 radial, 4 layer: a constant in a specialised program (the
 // compiler drops the other paints), else a uniform.
@@ -18,72 +16,70 @@
 uniform int uPaintKind;
 #define PAINT_KIND uPaintKind
 #endif
-uniform vec4 uSolid;
+uniform ivec4 uSolid8;             // a solid paint, U8 premultiplied
 uniform ivec2 uPaintOrigin;
 uniform vec2 uMap0;
 uniform vec2 uMapX;
 uniform vec2 uMapY;
 
-// Images
+// Images and layers: ImageSamplingPlan's axes (Q24 values as uvec2). Per axis a:
+// uDistance[3a + k] (base, stepX, stepY), uThreshold[2a + k] (leading end,
+// trailing start), per region r of axis a (i = 3a + r): uRegionMap[3i + k],
+// uRegionTile[2i + k] (tile length, tile start), uRegionSpan[i] (first, last).
 uniform usampler2D uImage;
-uniform ivec2 uImagePixels;
-uniform ivec2 uAxisSliced;
-uniform vec4 uAxisBounds;          // x axis: (leading end, trailing start), y axis: (z, w)
-uniform vec4 uAxisRegion[6];       // [axis * 3 + region]: destStart, destLength, pixelStart, pixelLength
-uniform ivec4 uAxisSpan[6];        // first, last, tile, degenerate
-uniform float uImageScale;
+uniform uvec2 uDistance[6];
+uniform uvec2 uThreshold[4];
+uniform uvec2 uRegionMap[18];
+uniform uvec2 uRegionTile[12];
+uniform ivec2 uRegionSpan[6];
 uniform int uHasTint;
-uniform vec4 uTint;
+uniform ivec4 uTint8;              // premultiplied U8
+
+// Layers: the finished layer's texture; texels outside it read as 0.
+uniform sampler2D uLayer;
+uniform ivec4 uLayerRect;          // the layer's size in .zw
 
 // Gradients
-uniform sampler2D uStops;          // row 0: premultiplied colours, row 1: offsets (r)
+uniform sampler2D uStops;          // rows: 0 colours, 1 offsets (radial, float); 2 U8 colours, 3 Q16 offsets
+uniform uvec2 uLinear[3];          // a linear gradient's t24: base, stepX, stepY (Q24)
 uniform int uStopCount;
 uniform ivec2 uExtend;             // start, end
 uniform vec4 uRadial;              // cd.x, cd.y, r0, dr
 uniform float uRadialA;
 uniform int uRadialDegenerate;
 
-// Layers
-uniform sampler2D uLayer;
-uniform ivec4 uLayerRect;          // the layer's frame on the device grid
-uniform ivec2 uLayerShift;
-uniform vec2 uLayerFraction;
-
-struct AxisSample { float position; int first; int last; };
-
-AxisSample axisSample(int axis, float value) {
-    int pixels = axis == 0 ? uImagePixels.x : uImagePixels.y;
-    if (uAxisSliced[axis] == 0) return AxisSample(value, 0, pixels - 1);
-    vec2 bounds = axis == 0 ? uAxisBounds.xy : uAxisBounds.zw;
-    int region = value < bounds.x ? 0 : (value >= bounds.y ? 2 : 1);
-    vec4 reg = uAxisRegion[axis * 3 + region];
-    ivec4 span = uAxisSpan[axis * 3 + region];
-    if (span.w != 0) return AxisSample(reg.z, span.x, span.y);
-    precise float local = value - reg.x;
-    if (span.z != 0) {
-        precise float tileLength = reg.w / uImageScale;
-        precise float within = local - floor(local / tileLength) * tileLength;
-        precise float position = reg.z + within * uImageScale;
-        return AxisSample(position, span.x, span.y);
+// FixedImageAxis.sample: the texel pair and the weight at device pixel p.
+ivec3 axisSample(int axis, ivec2 p) {
+    int region = 1;
+    uvec2 leading = uThreshold[2 * axis], trailing = uThreshold[2 * axis + 1];
+    bool sliced = !(leading == uvec2(0u, 0x80000000u) && trailing == uvec2(0xFFFFFFFFu, 0x7FFFFFFFu));
+    if (sliced) {
+        uvec2 d = affineAt(uDistance[3 * axis], uDistance[3 * axis + 1], uDistance[3 * axis + 2], p);
+        region = less64(d, leading) ? 0 : (less64(d, trailing) ? 1 : 2);
     }
-    precise float position = reg.z + local / reg.y * reg.w;
-    return AxisSample(position, span.x, span.y);
+    int i = 3 * axis + region;
+    uvec2 q = affineAt(uRegionMap[3 * i], uRegionMap[3 * i + 1], uRegionMap[3 * i + 2], p);
+    uvec2 tile = uRegionTile[2 * i];
+    if (tile != uvec2(0u)) q = add64(uRegionTile[2 * i + 1], modulo64(q, tile));
+    ivec2 span = uRegionSpan[i];
+    int first = floorQ24(q);
+    return ivec3(clamp(first, span.x, span.y), clamp(first + 1, span.x, span.y), weightQ24(q));
 }
 
-vec4 imageTexel(int x, int y) { return bytesToFloat(texelFetch(uImage, ivec2(x, y), 0)); }
+ivec4 imageTexel(int x, int y) {
+    if (PAINT_KIND == 4) {
+        if (x < 0 || y < 0 || x >= uLayerRect.z || y >= uLayerRect.w) return ivec4(0);
+        return ivec4(unormBytes(texelFetch(uLayer, ivec2(x, y), 0)));
+    }
+    return ivec4(texelFetch(uImage, ivec2(x, y), 0));
+}
 
-vec4 imageBilinear(AxisSample sx, AxisSample sy) {
-    precise float fx = sx.position - 0.5;
-    precise float fy = sy.position - 0.5;
-    float ix = clamp(floor(fx), -1.0e9, 1.0e9), iy = clamp(floor(fy), -1.0e9, 1.0e9);
-    precise float tx = fx - ix;
-    precise float ty = fy - iy;
-    int x0 = clamp(int(ix), sx.first, sx.last), x1 = clamp(int(ix) + 1, sx.first, sx.last);
-    int y0 = clamp(int(iy), sy.first, sy.last), y1 = clamp(int(iy) + 1, sy.first, sy.last);
-    precise vec4 top = imageTexel(x0, y0) * (1.0 - tx) + imageTexel(x1, y0) * tx;
-    precise vec4 bottom = imageTexel(x0, y1) * (1.0 - tx) + imageTexel(x1, y1) * tx;
-    precise vec4 c = top * (1.0 - ty) + bottom * ty;
-    return c;
+// bilinearMix (ImageSamplingPlan.swift).
+ivec4 imageBilinear(ivec3 h, ivec3 v) {
+    int wx = h.z, wy = v.z;
+    ivec4 top = imageTexel(h.x, v.x) * (256 - wx) + imageTexel(h.y, v.x) * wx;
+    ivec4 bottom = imageTexel(h.x, v.y) * (256 - wx) + imageTexel(h.y, v.y) * wx;
+    return (top * (256 - wy) + bottom * wy + 32768) >> 16;
 }
 
 bool gradientDraws(float t) { return t < 0.0 ? uExtend.x != 0 : (t > 1.0 ? uExtend.y != 0 : true); }
@@ -102,6 +98,21 @@ vec4 gradientColor(float t) {
     precise float f = (t - stopOffset(i)) / span;
     precise vec4 c = stopColor(i) + (stopColor(i + 1) - stopColor(i)) * f;
     return c;
+}
+
+// GradientRamp.color(atQ24:).
+ivec4 rampColor(uvec2 t24) {
+    int t16 = negative64(t24) ? 0 : ((t24.y != 0u || t24.x > 16777216u) ? 65536 : int((t24.x + 128u) >> 8));
+    int n = uStopCount;
+    if (n == 0) return ivec4(0);
+    if (t16 < int(texelFetch(uStops, ivec2(0, 3), 0).r)) return ivec4(texelFetch(uStops, ivec2(0, 2), 0));
+    if (t16 >= int(texelFetch(uStops, ivec2(n - 1, 3), 0).r)) return ivec4(texelFetch(uStops, ivec2(n - 1, 2), 0));
+    int i = 0;
+    while (i + 1 < n && int(texelFetch(uStops, ivec2(i + 1, 3), 0).r) <= t16) i++;
+    int o0 = int(texelFetch(uStops, ivec2(i, 3), 0).r), o1 = int(texelFetch(uStops, ivec2(i + 1, 3), 0).r);
+    int f = int((uint(t16 - o0) << 16) / uint(o1 - o0));
+    ivec4 c0 = ivec4(texelFetch(uStops, ivec2(i, 2), 0)), c1 = ivec4(texelFetch(uStops, ivec2(i + 1, 2), 0));
+    return (c0 * (65536 - f) + c1 * f + 32768) >> 16;
 }
 
 // The radial parameter (GradientShader.parameter); false where nothing is drawn.
@@ -125,36 +136,25 @@ bool radialParameter(vec2 pd, out float t) {
     return false;
 }
 
-vec4 layerTexel(ivec2 q) {
-    if (q.x < 0 || q.y < 0 || q.x >= uLayerRect.z || q.y >= uLayerRect.w) return vec4(0.0);
-    return bytesToFloat(unormBytes(texelFetch(uLayer, q, 0)));
-}
-
-// The paint at device pixel p; may set coverage to 0 where a gradient draws nothing.
-vec4 paintColor(ivec2 p, inout float coverage) {
-    if (PAINT_KIND == 0) return uSolid;
-    vec2 rel = vec2(p - uPaintOrigin);
-    precise vec2 value = uMap0 + uMapX * rel.x + uMapY * rel.y;
-    if (PAINT_KIND == 1) {
-        vec4 c = imageBilinear(axisSample(0, value.x), axisSample(1, value.y));
-        if (uHasTint != 0) { precise vec4 tinted = uTint * c.w; return tinted; }
+// The paint at device pixel p as U8 premultiplied; may set coverage to 0 where a gradient
+// draws nothing. Solid colours arrive as bytes; images and layers are sampled in fixed
+// point; gradients are computed in float and stored by unit8.
+ivec4 paint8(ivec2 p, inout int coverage) {
+    if (PAINT_KIND == 0) return uSolid8;
+    if (PAINT_KIND == 1 || PAINT_KIND == 4) {
+        ivec4 c = imageBilinear(axisSample(0, p), axisSample(1, p));
+        if (PAINT_KIND == 1 && uHasTint != 0) return div255(uTint8 * c.w);
         return c;
     }
     if (PAINT_KIND == 2) {
-        float t = value.x;
-        if (!gradientDraws(t)) { coverage = 0.0; return vec4(0.0); }
-        return gradientColor(min(1.0, max(0.0, t)));
+        uvec2 t24 = affineAt(uLinear[0], uLinear[1], uLinear[2], p);
+        bool draws = negative64(t24) ? uExtend.x != 0 : ((t24.y != 0u || t24.x > 16777216u) ? uExtend.y != 0 : true);
+        if (!draws) { coverage = 0; return ivec4(0); }
+        return rampColor(t24);
     }
-    if (PAINT_KIND == 3) {
-        float t;
-        if (!radialParameter(value, t)) { coverage = 0.0; return vec4(0.0); }
-        return gradientColor(min(1.0, max(0.0, t)));
-    }
-    ivec2 q = p - uLayerRect.xy + uLayerShift;
-    if (uLayerFraction == vec2(0.0)) return layerTexel(q);
-    float tx = uLayerFraction.x, ty = uLayerFraction.y;
-    precise vec4 top = layerTexel(q) * (1.0 - tx) + layerTexel(q + ivec2(1, 0)) * tx;
-    precise vec4 bottom = layerTexel(q + ivec2(0, 1)) * (1.0 - tx) + layerTexel(q + ivec2(1, 1)) * tx;
-    precise vec4 c = top * (1.0 - ty) + bottom * ty;
-    return c;
+    vec2 rel = vec2(p - uPaintOrigin);
+    precise vec2 value = uMap0 + uMapX * rel.x + uMapY * rel.y;
+    float t;
+    if (!radialParameter(value, t)) { coverage = 0; return ivec4(0); }
+    return unit8(gradientColor(min(1.0, max(0.0, t))));
 }

@@ -39,7 +39,7 @@ extension CPUFrame {
 
 /// Renders a shadow caster's alpha (coverage x paint alpha, paint moved by the offset) into a
 /// U8 plane of `plan.plane`'s size, row by row, writing every value (zero where nothing is
-/// cast): the Float alpha of the shader's alpha path, stored by `Fixed.unit8`.
+/// cast): `div255(coverage x paint alpha)`, the shader's alpha path.
 struct CasterAlpha {
     let plan: ShadowPlan
     let shader: Shader
@@ -59,28 +59,20 @@ struct CasterAlpha {
     /// Rows `rows` of the plane (relative to its top).
     private func rows(_ rows: Range<Int>) {
         let plane = plan.plane, width = plane.width
-        let coverage = UnsafeMutableBufferPointer<Float>.allocate(capacity: width)
-        let coverage8 = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
-        let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
-        let alpha = UnsafeMutablePointer<Float>.allocate(capacity: width)
-        defer { coverage.deallocate(); coverage8.deallocate(); scratch.deallocate(); alpha.deallocate() }
-        let unit = Fixed.unitFloats
+        let coverage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
+        let scratch = UnsafeMutablePointer<SIMD4<UInt8>>.allocate(capacity: width)
+        defer { coverage.deallocate(); scratch.deallocate() }
         for row in rows {
             let y = plane.y + row, output = values + row * width
             output.initialize(repeating: 0, count: width)
-            // The U8 coverage as Floats k / 255 (the table the GPU's caster reads too).
             CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
-                                 into: coverage8)
-            for i in 0..<width { coverage[i] = unit[Int(coverage8[i])] }
+                                 into: coverage)
             var lo = 0, hi = width
-            while lo < hi && !(coverage[lo] > 0) { lo += 1 }
+            while lo < hi && coverage[lo] == 0 { lo += 1 }
             guard lo < hi else { continue }
-            while !(coverage[hi - 1] > 0) { hi -= 1 }
-            alpha.update(repeating: 0, count: hi - lo)
+            while coverage[hi - 1] == 0 { hi -= 1 }
             shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
-                              coverage: coverage.baseAddress! + lo, alpha: alpha,
-                              scratch: scratch)
-            for i in 0..<(hi - lo) { output[lo + i] = Fixed.unit8(alpha[i]) }
+                              coverage: coverage.baseAddress! + lo, alpha: output + lo, scratch: scratch)
         }
     }
 }

@@ -71,7 +71,7 @@ struct CPUFrame {
         guard let (below, state) = layers.popLast() else { return }
         let layer = target
         target = below
-        draw(BitmapShader(bitmap: layer.bitmap, frame: layer.frame), state)
+        draw(ImageShader(layer: layer.bitmap, frame: layer.frame), state)
     }
 
     /// Draws the next planned op: its shadow first, then the op itself, each as the plan says.

@@ -3,6 +3,10 @@
 // premultiplied between stops; the first and last stops pad the ends of
 // [0, 1]; outside [0, 1] an extended side paints its end colour and a side
 // that is not extended draws nothing (the shader zeroes the coverage there).
+// A linear gradient is fixed point throughout (GradientPlan: its parameter in
+// Q24, its ramp in Q16 with U8 colours); a radial gradient's parameter and
+// colour are still Float, stored as U8 by Fixed.unit8 (paint.glsl does the
+// same; docs/ARITHMETIC.md).
 // The radial parameter is the largest t whose circle has a non-negative
 // radius and passes through the point (the canvas rule), among the t the
 // gradient draws: [0, 1] plus each extended side. When both sides extend
@@ -15,19 +19,36 @@ struct GradientShader: Shader {
     let gradient: GradientDraw
     let inverse: AffineTransform
     let stops: [(offset: Double, color: SIMD4<Float>)]
+    let ramp: GradientRamp
+    /// The fixed-point parameter of a linear gradient (nil for a radial one).
+    let linear: LinearGradientPlan?
 
     init(_ g: GradientDraw) {
         gradient = g
         inverse = g.transform.inverted() ?? .identity
         stops = g.stops.map { ($0.offset, SIMD4<Float>($0.color.premultiplied)) }
+        ramp = GradientRamp(g.stops)
+        if case .linear = g.kind { linear = LinearGradientPlan(g) } else { linear = nil }
     }
 
     func shade(y: Int, x0: Int, count: Int, offset: Point,
-               colors: UnsafeMutablePointer<SIMD4<Float>>, coverage: UnsafeMutablePointer<Float>) {
+               colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
+        if let linear {
+            let plan = offset == .zero ? linear : LinearGradientPlan(gradient, offset: offset)
+            guard let t = plan.parameter else { coverage.update(repeating: 0, count: count); return }
+            let (extendStart, extendEnd) = (gradient.extendStart, gradient.extendEnd)
+            for i in 0..<count where coverage[i] > 0 {
+                let t24 = t.at(x0 &+ i, y)
+                guard LinearGradientPlan.draws(t24, extendStart: extendStart, extendEnd: extendEnd) else { coverage[i] = 0; continue }
+                colors[i] = SIMD4<UInt8>(truncatingIfNeeded: ramp.color(atQ24: t24))
+            }
+            return
+        }
         for i in 0..<count where coverage[i] > 0 {
             let user = inverse.apply(Point(Double(x0 + i) + 0.5 - offset.x, Double(y) + 0.5 - offset.y))
             guard let t = parameter(at: user) else { coverage[i] = 0; continue }
-            colors[i] = color(at: min(1, max(0, t)))
+            let c = color(at: min(1, max(0, t)))
+            colors[i] = SIMD4(Fixed.unit8(c.x), Fixed.unit8(c.y), Fixed.unit8(c.z), Fixed.unit8(c.w))
         }
     }
 
@@ -78,34 +99,5 @@ struct GradientShader: Shader {
         guard span > 0 else { return b.color }
         let f = Float((t - a.offset) / span)
         return a.color + (b.color - a.color) * f
-    }
-}
-
-/// A layer's pixels as paint, placed 1:1 on the device grid of its frame and transparent outside
-/// it; shifted by a shadow offset, it is sampled bilinearly (exact at whole-pixel offsets).
-struct BitmapShader: Shader {
-    let bitmap: Bitmap
-    let frame: PixelRect
-
-    func shade(y: Int, x0: Int, count: Int, offset: Point,
-               colors: UnsafeMutablePointer<SIMD4<Float>>, coverage: UnsafeMutablePointer<Float>) {
-        let w = bitmap.width, h = bitmap.height
-        bitmap.pixels.withUnsafeBufferPointer { px in
-            @inline(__always) func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
-                guard x >= 0, y >= 0, x < w, y < h else { return .zero }
-                return unitTexel(px, at: (y * w + x) * 4)
-            }
-            let fy = Double(y) - Double(frame.y) - offset.y
-            let iy = fy.rounded(.down), ty = Float(fy - iy)
-            for i in 0..<count where coverage[i] > 0 {
-                let fx = Double(x0 + i) - Double(frame.x) - offset.x
-                let ix = fx.rounded(.down), tx = Float(fx - ix)
-                let cx = Int(ix), cy = Int(iy)
-                if tx == 0 && ty == 0 { colors[i] = texel(cx, cy); continue }
-                let top = texel(cx, cy) * (1 - tx) + texel(cx + 1, cy) * tx
-                let bottom = texel(cx, cy + 1) * (1 - tx) + texel(cx + 1, cy + 1) * tx
-                colors[i] = top * (1 - ty) + bottom * ty
-            }
-        }
     }
 }

@@ -3,8 +3,8 @@
 // the whole run). A solid paint is a U8 premultiplied colour already scaled by
 // the context alpha, and goes straight to the blend mode's row compositor (a
 // constant run of an opaque colour becomes a fill); any other paint is shaded
-// into per-thread scratch first, quantised to U8 (Fixed.unit8) and scaled by
-// the context alpha (div255(s x alpha)). Every pixel gets exactly
+// into per-thread scratch first (U8) and scaled by the context alpha
+// (div255(s x alpha)). Every pixel gets exactly
 //     result = div255(dst (255 - t) + blend(src, dst) t)
 // as the row compositor computes it, whatever the run boundaries
 // (docs/ARITHMETIC.md).
@@ -13,17 +13,14 @@ import PenumbraCore
 struct SpanCompositor {
     /// Per-thread buffers, sized for the widest run of the op.
     final class Scratch {
-        let colors: UnsafeMutablePointer<SIMD4<Float>>
         let sources: UnsafeMutablePointer<SIMD4<UInt8>>
         let coverage: UnsafeMutablePointer<UInt8>
-        let unitCoverage: UnsafeMutablePointer<Float>
 
         init(width: Int) {
             let n = max(1, width)
-            colors = .allocate(capacity: n); sources = .allocate(capacity: n)
-            coverage = .allocate(capacity: n); unitCoverage = .allocate(capacity: n)
+            sources = .allocate(capacity: n); coverage = .allocate(capacity: n)
         }
-        deinit { colors.deallocate(); sources.deallocate(); coverage.deallocate(); unitCoverage.deallocate() }
+        deinit { sources.deallocate(); coverage.deallocate() }
     }
 
     let pixels: UnsafeMutableBufferPointer<UInt8>
@@ -63,20 +60,12 @@ struct SpanCompositor {
             }
             return
         }
-        // The shader may zero coverage (a gradient side that is not extended): it gets the
-        // coverage as Floats, and a zero it writes zeroes the U8 coverage too.
-        let cov = scratch.coverage, unit = scratch.unitCoverage
+        // The shader may zero coverage (a gradient side that is not extended), so it gets a copy.
+        let cov = scratch.coverage, sources = scratch.sources
         if let coverage { cov.update(from: coverage, count: count) } else { cov.update(repeating: constant, count: count) }
-        Fixed.unitFloats.withUnsafeBufferPointer { table in
-            for i in 0..<count { unit[i] = table[Int(cov[i])] }
-        }
-        let colors = scratch.colors, sources = scratch.sources
-        shader.shade(y: y, x0: x, count: count, offset: offset, colors: colors, coverage: unit)
-        for i in 0..<count {
-            if unit[i] == 0 { cov[i] = 0 }
-            let c = colors[i]
-            let q = SIMD4(Fixed.unit8(c.x), Fixed.unit8(c.y), Fixed.unit8(c.z), Fixed.unit8(c.w))
-            sources[i] = SpanCompositor.scaled(q, by: alpha)
+        shader.shade(y: y, x0: x, count: count, offset: offset, colors: sources, coverage: cov)
+        if alpha != 255 {
+            for i in 0..<count { sources[i] = SpanCompositor.scaled(sources[i], by: alpha) }
         }
         mode.blendRow(sources: UnsafeBufferPointer(start: sources, count: count),
                       coverage: UnsafeBufferPointer(start: cov, count: count), destination: destination)

@@ -1,10 +1,10 @@
-// GPUPaint: an op's paint as paint.glsl's uniforms. The CPU shaders map each
-// pixel centre (minus a shadow offset) back through the inverse transform in
-// Double; here that map, affine in the pixel, is evaluated in Double at the
-// pixel `origin` and its per-pixel steps are sent along, so the shader only
-// adds small multiples of them in float. Nine-slice regions (SliceAxis in
-// PenumbraCPU/ImageShader.swift) are resolved here in Double, exactly as the
-// CPU does, into per-region constants; gradients' stops go in a texture.
+// GPUPaint: an op's paint as paint.glsl's uniforms. Images and layers send
+// the shared fixed-point ImageSamplingPlan (Core), the very integers the CPU
+// samples with. Gradients map each pixel centre (minus a shadow offset) back
+// through the inverse transform: that map, affine in the pixel, is evaluated
+// in Double at the pixel `origin` and its per-pixel steps are sent along, so
+// the shader only adds small multiples of them in float; their stops go in a
+// texture.
 import CEGL
 import PenumbraCore
 
@@ -29,15 +29,20 @@ enum GPUPaint {
         }
     }
 
-    /// The stops as an N x 2 RGBA32F texture: row 0 premultiplied colours, row 1 offsets.
+    /// The stops as an N x 4 RGBA32F texture: row 0 premultiplied colours and row 1 offsets
+    /// (radial gradients, Float); row 2 the ramp's U8 colours and row 3 its Q16 offsets
+    /// (GradientRamp; integers, which floats hold exactly).
     static func stopTexture(_ g: GradientDraw, _ lease: GLLease) throws -> GLTexture {
         let n = max(1, g.stops.count)
-        var values = [SIMD4<Float>](repeating: .zero, count: 2 * n)
+        let ramp = GradientRamp(g.stops)
+        var values = [SIMD4<Float>](repeating: .zero, count: 4 * n)
         for (i, s) in g.stops.enumerated() {
             values[i] = SIMD4<Float>(s.color.premultiplied)
             values[n + i] = SIMD4<Float>(Float(s.offset), 0, 0, 0)
+            values[2 * n + i] = SIMD4<Float>(ramp.colors[i])
+            values[3 * n + i] = SIMD4<Float>(Float(ramp.offsets[i]), 0, 0, 0)
         }
-        return try lease.table(values, width: n, rows: 2)
+        return try lease.table(values, width: n, rows: 4)
     }
 
     /// Sets the paint uniforms and binds its textures; `origin` is the device pixel the affine
@@ -47,10 +52,7 @@ enum GPUPaint {
         program.set("uPaintKind", kindIndex) // only the generic program has it
         switch self {
         case .solid(let color):
-            // The bytes for the composite; their Floats k / 255 (the byte table) for the caster.
             program.set("uSolid8", ints: [SIMD4<Int32>(truncatingIfNeeded: color)])
-            program.set("uSolid", SIMD4(Fixed.unitFloats[Int(color.x)], Fixed.unitFloats[Int(color.y)],
-                                        Fixed.unitFloats[Int(color.z)], Fixed.unitFloats[Int(color.w)]))
         case .image(let draw, let texture):
             applyImage(draw, program, origin, offset)
             bind(texture, .image)
@@ -59,9 +61,7 @@ enum GPUPaint {
             bind(stops, .stops)
         case .layer(let layer):
             program.set("uLayerRect", layer.frame)
-            let sx = (-offset.x).rounded(.down), sy = (-offset.y).rounded(.down)
-            program.set("uLayerShift", Int(sx), Int(sy))
-            program.set("uLayerFraction", Float(-offset.x - sx), Float(-offset.y - sy))
+            GPUPaint.applyPlan(ImageSamplingPlan(layerFrame: layer.frame, offset: offset), program)
             bind(layer.texture.name, .layer)
         }
     }
@@ -86,59 +86,46 @@ enum GPUPaint {
         program.set("uMapY", Float(stepY.x), Float(stepY.y))
     }
 
-    // MARK: Images
+    // MARK: Images and layers
+
+    /// A 64-bit integer as paint.glsl's uvec2 (low word, high word).
+    static func words(_ v: Int64) -> SIMD2<UInt32> {
+        let bits = UInt64(bitPattern: v)
+        return SIMD2(UInt32(truncatingIfNeeded: bits), UInt32(truncatingIfNeeded: bits >> 32))
+    }
+
+    /// The shared fixed-point plan as paint.glsl's uniforms (see its header for the layout).
+    private static func applyPlan(_ plan: ImageSamplingPlan, _ program: GLProgram) {
+        func affine(_ a: FixedAffine) -> [SIMD2<UInt32>] { [words(a.base), words(a.stepX), words(a.stepY)] }
+        let axes = [plan.horizontal, plan.vertical]
+        program.set("uDistance", uints: axes.flatMap { affine($0.distance) })
+        program.set("uThreshold", uints: axes.flatMap { [words($0.leadingEnd), words($0.trailingStart)] })
+        let regions = axes.flatMap(\.regions)
+        program.set("uRegionMap", uints: regions.flatMap { affine($0.map) })
+        program.set("uRegionTile", uints: regions.flatMap { [words($0.tile), words($0.tileStart)] })
+        program.set("uRegionSpan", ints2: regions.map { SIMD2($0.first, $0.last) })
+    }
 
     private func applyImage(_ draw: ImageDraw, _ program: GLProgram, _ origin: (Int, Int), _ offset: Point) {
-        let (user, ux, uy) = GPUPaint.userMap(draw.transform, origin, offset)
-        let rect = draw.rect
-        // Destination-rectangle distances (lx mirrored when flipped), affine in the pixel.
-        var base = Point(x: user.x - rect.minX, y: user.y - rect.minY)
-        var stepX = ux, stepY = uy
-        if draw.flippedHorizontally { base.x = rect.width - base.x; stepX.x = -stepX.x; stepY.x = -stepY.x }
-        let insets = draw.slicing?.capInsets ?? .zero
-        let axes = [
-            GPUSliceAxis(destination: rect.width, pixels: draw.bitmap.width, scale: draw.scale,
-                         leadingCap: insets.left, trailingCap: insets.right, mode: draw.slicing?.mode),
-            GPUSliceAxis(destination: rect.height, pixels: draw.bitmap.height, scale: draw.scale,
-                         leadingCap: insets.top, trailingCap: insets.bottom, mode: draw.slicing?.mode),
-        ]
-        // A plain axis maps straight to image pixels: fold `d / destination * pixels` into the map.
-        for (axis, a) in axes.enumerated() where !a.sliced {
-            let k = a.destination > 0 ? Double(a.pixels) / a.destination : 0
-            if axis == 0 { base.x *= k; stepX.x *= k; stepY.x *= k } else { base.y *= k; stepX.y *= k; stepY.y *= k }
-        }
-        GPUPaint.setMap(program, base, stepX, stepY)
-        program.set("uImagePixels", draw.bitmap.width, draw.bitmap.height)
-        program.set("uAxisSliced", axes[0].sliced ? 1 : 0, axes[1].sliced ? 1 : 0)
-        program.set("uAxisBounds", SIMD4<Float>(Float(axes[0].leadingDest), Float(axes[0].destination - axes[0].trailingDest),
-                                                Float(axes[1].leadingDest), Float(axes[1].destination - axes[1].trailingDest)))
-        let regions = axes.flatMap { $0.regions }
-        program.set("uAxisRegion", floats: regions.map(\.floats))
-        program.set("uAxisSpan", ints: regions.map(\.ints))
-        program.set("uImageScale", Float(draw.scale))
+        GPUPaint.applyPlan(ImageSamplingPlan(draw, offset: offset), program)
         program.set("uHasTint", draw.tint != nil)
-        program.set("uTint", SIMD4<Float>(draw.tint?.premultiplied ?? .zero))
+        program.set("uTint8", ints: [SIMD4<Int32>(truncatingIfNeeded: draw.tint?.premultiplied8 ?? .zero)])
     }
 
     // MARK: Gradients
 
     private func applyGradient(_ g: GradientDraw, _ program: GLProgram, _ origin: (Int, Int), _ offset: Point) {
-        let (user, ux, uy) = GPUPaint.userMap(g.transform, origin, offset)
         program.set("uStopCount", g.stops.count)
         var extend = (g.extendStart, g.extendEnd)
         switch g.kind {
-        case .linear(let start, let end):
-            let d = end - start
-            let len2 = d.dot(d)
-            if len2 > 0 {
-                GPUPaint.setMap(program, Point(x: (user - start).dot(d) / len2, y: 0),
-                                Point(x: ux.dot(d) / len2, y: 0), Point(x: uy.dot(d) / len2, y: 0))
-            } else {
-                // Draws nothing (GradientShader.parameter returns nil): t = -1 before an unextended start.
-                GPUPaint.setMap(program, Point(x: -1, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0))
-                extend.0 = false
-            }
+        case .linear:
+            // The shared fixed-point parameter; none draws nothing: t = -1 before an unextended start.
+            let t = LinearGradientPlan(g, offset: offset).parameter
+            if t == nil { extend.0 = false }
+            let affine = t ?? FixedAffine(base: -(1 << 24), stepX: 0, stepY: 0)
+            program.set("uLinear", uints: [affine.base, affine.stepX, affine.stepY].map(GPUPaint.words))
         case .radial(let c0, let r0, let c1, let r1):
+            let (user, ux, uy) = GPUPaint.userMap(g.transform, origin, offset)
             let cd = c1 - c0, dr = r1 - r0
             let a = cd.dot(cd) - dr * dr
             GPUPaint.setMap(program, user - c0, ux, uy)

@@ -78,6 +78,12 @@ final class GLProgram {
     func set(_ u: String, floats v: [SIMD4<Float>]) {
         v.withUnsafeBytes { glUniform4fv(location(u), GLsizei(v.count), $0.bindMemory(to: GLfloat.self).baseAddress) }
     }
+    func set(_ u: String, uints v: [SIMD2<UInt32>]) {
+        v.withUnsafeBytes { glUniform2uiv(location(u), GLsizei(v.count), $0.bindMemory(to: GLuint.self).baseAddress) }
+    }
+    func set(_ u: String, ints2 v: [SIMD2<Int32>]) {
+        v.withUnsafeBytes { glUniform2iv(location(u), GLsizei(v.count), $0.bindMemory(to: GLint.self).baseAddress) }
+    }
     func set(_ u: String, ints v: [SIMD4<Int32>]) {
         v.withUnsafeBytes { glUniform4iv(location(u), GLsizei(v.count), $0.bindMemory(to: GLint.self).baseAddress) }
     }

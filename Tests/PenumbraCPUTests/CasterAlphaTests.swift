@@ -11,15 +11,14 @@ final class CasterAlphaTests: XCTestCase {
     private func referencePlane(_ plan: ShadowPlan, _ shader: Shader) -> [UInt8] {
         let plane = plan.plane
         var alpha = [UInt8](repeating: 0, count: plane.area)
-        var colors = [SIMD4<Float>](repeating: .zero, count: plane.width)
-        var row8 = [UInt8](repeating: 255, count: plane.width)
+        var colors = [SIMD4<UInt8>](repeating: .zero, count: plane.width)
+        var row = [UInt8](repeating: 255, count: plane.width)
         for y in plane.y..<plane.maxY {
-            let any: Bool = row8.withUnsafeMutableBufferPointer { rp in
+            let any: Bool = row.withUnsafeMutableBufferPointer { rp in
                 CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, clip: nil, into: rp)
                 return rp.contains { $0 > 0 }
             }
             guard any else { continue }
-            var row = row8.map { Fixed.unitFloats[Int($0)] }
             colors.withUnsafeMutableBufferPointer { cp in
                 row.withUnsafeMutableBufferPointer { rp in
                     shader.shade(y: y, x0: plane.x, count: plane.width, offset: plan.offset,
@@ -27,7 +26,7 @@ final class CasterAlphaTests: XCTestCase {
                 }
             }
             let base = (y - plane.y) * plane.width
-            for i in 0..<plane.width where row[i] > 0 { alpha[base + i] = Fixed.unit8(row[i] * colors[i].w) }
+            for i in 0..<plane.width where row[i] > 0 { alpha[base + i] = CoverageMask.product(row[i], colors[i].w) }
         }
         return alpha
     }

@@ -97,10 +97,18 @@ final class ImageDrawingTests: XCTestCase {
     }
 
     func testCapsShrinkProportionallyWhenTheRectangleIsSmallerThanThem() {
-        let axis = SliceAxis(destination: 10, pixels: 40, scale: 1, leadingCap: 15, trailingCap: 5, mode: .stretch)
-        XCTAssertEqual(axis.leadingDest, 7.5, accuracy: 1e-12)
-        XCTAssertEqual(axis.trailingDest, 2.5, accuracy: 1e-12)
-        XCTAssertEqual(axis.sample(3.75).position, 7.5, accuracy: 1e-12)   // halfway into the leading cap
-        XCTAssertEqual(axis.sample(8.75).position, 37.5, accuracy: 1e-12)  // halfway into the trailing cap
+        // Caps of 15 and 5 in a 10-wide rectangle shrink to 7.5 and 2.5.
+        func axis(at distance: Double) -> FixedImageAxis {
+            ImageSamplingPlan.axis((distance, 0, 0), destination: 10, pixels: 40, scale: 1, leadingCap: 15, trailingCap: 5,
+                                   mode: .stretch)
+        }
+        XCTAssertEqual(axis(at: 0).leadingEnd, FixedAffine.q24(7.5))
+        XCTAssertEqual(axis(at: 0).trailingStart, FixedAffine.q24(7.5))
+        // Halfway into the leading cap samples position 7.5 (texel 7 alone); halfway into the
+        // trailing cap, position 37.5 (texel 37 alone).
+        XCTAssertEqual(axis(at: 3.75).sample(0, 0).x0, 7)
+        XCTAssertEqual(axis(at: 3.75).sample(0, 0).weight, 0)
+        XCTAssertEqual(axis(at: 8.75).sample(0, 0).x0, 37)
+        XCTAssertEqual(axis(at: 8.75).sample(0, 0).weight, 0)
     }
 }

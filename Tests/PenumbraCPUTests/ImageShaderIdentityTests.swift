@@ -3,10 +3,14 @@ import PenumbraTestSupport
 @testable import PenumbraCPU
 @testable import PenumbraCore
 
-/// The optimised image shader (batched footprints, exact shortcuts, alpha-only paths) against a
-/// verbatim copy of the original (ReferenceImageShader.swift): every colour and alpha must be
-/// bit-identical, over random draws of every kind: plain, nine-sliced (tile and stretch), flipped,
-/// tinted, @2x and @3x, cropped, opaque and translucent, power-of-two and other destinations.
+/// The fixed-point image shader (ImageSamplingPlan, 8-bit bilinear weights) against the float
+/// definition it replaced (ReferenceImageShader.swift, sampling at the exact positions in Double
+/// with Float weights), over random draws of every kind: plain, nine-sliced (tile and stretch),
+/// flipped, tinted, @2x and @3x, cropped, opaque and translucent. Plain draws agree within 2
+/// levels everywhere (8-bit weights move a sample by at most half a level per axis, plus the
+/// rounding of each); nine-slice draws may differ more only where a Q24 position lands on the
+/// other side of a region or tile boundary than the Double one, which is rare. The alpha-only
+/// paths must equal the definition, div255(coverage x colour alpha), exactly.
 final class ImageShaderIdentityTests: XCTestCase {
     private func randomBitmap(_ rng: inout SplitMix64, opaque: Bool) -> Bitmap {
         let w = Int(rng.next() % 19) + 1, h = Int(rng.next() % 19) + 1
@@ -47,47 +51,51 @@ final class ImageShaderIdentityTests: XCTestCase {
     }
 
     /// A coverage row with zeros, partial and full values.
-    private func randomCoverage(_ rng: inout SplitMix64, count: Int) -> [Float] {
-        (0..<count).map { _ in [0, 1, Float(rng.double(in: 0...1))][Int(rng.next() % 3)] }
+    private func randomCoverage(_ rng: inout SplitMix64, count: Int) -> [UInt8] {
+        (0..<count).map { _ in [0, 255, UInt8(truncatingIfNeeded: rng.next())][Int(rng.next() % 3)] }
     }
 
-    private let sentinel = SIMD4<Float>(-7, .nan, 3, -1)
-
-    /// Shades one row with both shaders (colours and alphas) and compares every bit.
-    private func assertRowIdentical(_ draw: ImageDraw, y: Int, x0: Int, count: Int, offset: Point, coverage: [Float],
-                                    _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+    /// Shades one row with both shaders; returns (pixels compared, pixels off by more than 2).
+    private func compareRow(_ draw: ImageDraw, y: Int, x0: Int, count: Int, offset: Point, coverage: [UInt8],
+                            _ label: String, file: StaticString = #filePath, line: UInt = #line) -> (Int, Int) {
         let reference = ReferenceImageShader(draw), shader = ImageShader(draw)
-        var expected = [SIMD4<Float>](repeating: sentinel, count: count), actual = expected
-        var expectedCoverage = coverage, actualCoverage = coverage
-        expected.withUnsafeMutableBufferPointer { c in expectedCoverage.withUnsafeMutableBufferPointer { k in
+        var expected = [SIMD4<Float>](repeating: .zero, count: count)
+        var floatCoverage = coverage.map { Float($0) / 255 }
+        expected.withUnsafeMutableBufferPointer { c in floatCoverage.withUnsafeMutableBufferPointer { k in
             reference.shade(y: y, x0: x0, count: count, offset: offset, colors: c.baseAddress!, coverage: k.baseAddress!)
         } }
+        var actual = [SIMD4<UInt8>](repeating: .zero, count: count), actualCoverage = coverage
         actual.withUnsafeMutableBufferPointer { c in actualCoverage.withUnsafeMutableBufferPointer { k in
             shader.shade(y: y, x0: x0, count: count, offset: offset, colors: c.baseAddress!, coverage: k.baseAddress!)
         } }
-        let colorMismatch = (0..<count).first { i in (0..<4).contains { expected[i][$0].bitPattern != actual[i][$0].bitPattern } }
-        XCTAssertNil(colorMismatch, "\(label): colour \(colorMismatch ?? -1): \(actual[colorMismatch ?? 0]) != \(expected[colorMismatch ?? 0])",
-                     file: file, line: line)
-        XCTAssertEqual(actualCoverage, expectedCoverage, label, file: file, line: line)
-
-        // Alpha only: the definition is coverage x colour alpha where coverage > 0, untouched elsewhere.
-        let expectedAlpha = (0..<count).map { coverage[$0] > 0 ? coverage[$0] * expected[$0].w : -5 }
+        XCTAssertEqual(actualCoverage, coverage, "\(label): an image never changes coverage", file: file, line: line)
+        var compared = 0, off = 0
+        for i in 0..<count where coverage[i] > 0 {
+            compared += 1
+            let worst = (0..<4).map { abs(Double(actual[i][$0]) - Double(expected[i][$0]) * 255) }.max()!
+            if worst > 2 { off += 1 }
+            XCTAssert(actual[i].x <= actual[i].w && actual[i].y <= actual[i].w && actual[i].z <= actual[i].w,
+                      "\(label): not premultiplied at \(i)", file: file, line: line)
+        }
+        // Alpha only: div255(coverage x colour alpha) where coverage > 0, untouched elsewhere.
+        let expectedAlpha = (0..<count).map { coverage[$0] > 0 ? CoverageMask.product(coverage[$0], actual[$0].w) : 77 }
         for (name, alphaShader) in [("plain", shader as Shader), ("prepared", shader.preparedForAlpha())] {
-            var alpha = [Float](repeating: -5, count: count), k = coverage
-            var scratch = [SIMD4<Float>](repeating: .zero, count: count)
+            var alpha = [UInt8](repeating: 77, count: count), k = coverage
+            var scratch = [SIMD4<UInt8>](repeating: .zero, count: count)
             alpha.withUnsafeMutableBufferPointer { a in k.withUnsafeMutableBufferPointer { k in
                 scratch.withUnsafeMutableBufferPointer { s in
                     alphaShader.shadeAlpha(y: y, x0: x0, count: count, offset: offset, coverage: k.baseAddress!,
                                            alpha: a.baseAddress!, scratch: s.baseAddress!)
                 }
             } }
-            let mismatch = (0..<count).first { alpha[$0].bitPattern != expectedAlpha[$0].bitPattern }
-            XCTAssertNil(mismatch, "\(label) \(name) alpha at \(mismatch ?? -1)", file: file, line: line)
+            XCTAssertEqual(alpha, expectedAlpha, "\(label) \(name) alpha", file: file, line: line)
         }
+        return (compared, off)
     }
 
-    func testRandomDrawsMatchTheOriginalShaderBitForBit() {
+    func testRandomDrawsMatchTheFloatDefinition() {
         var rng = SplitMix64(seed: 0x1A6E_5EED)
+        var slicedCompared = 0, slicedOff = 0
         for i in 0..<300 {
             let draw = randomDraw(&rng)
             let bounds = draw.transform.apply(draw.rect)
@@ -95,90 +103,41 @@ final class ImageShaderIdentityTests: XCTestCase {
             for r in 0..<6 {
                 let y = Int(bounds.minY.rounded(.down)) - 2 + Int(rng.next() % UInt64(max(1, Int(bounds.height) + 5)))
                 let x0 = Int(bounds.minX.rounded(.down)) - 3 + Int(rng.next() % 5)
-                let count = Int(bounds.width) + 6 - Int(rng.next() % 4)
-                let coverage = randomCoverage(&rng, count: max(1, count))
-                assertRowIdentical(draw, y: y + Int(offset.y), x0: x0 + Int(offset.x), count: max(1, count), offset: offset,
-                                   coverage: coverage, "draw \(i) row \(r)")
+                let count = max(1, Int(bounds.width) + 6 - Int(rng.next() % 4))
+                let (compared, off) = compareRow(draw, y: y + Int(offset.y), x0: x0 + Int(offset.x), count: count,
+                                                 offset: offset, coverage: randomCoverage(&rng, count: count), "draw \(i) row \(r)")
+                if draw.slicing == nil {
+                    XCTAssertEqual(off, 0, "draw \(i) row \(r): a plain draw off by more than 2 levels")
+                } else {
+                    slicedCompared += compared; slicedOff += off
+                }
             }
         }
+        XCTAssertGreaterThan(slicedCompared, 1000)
+        XCTAssertLessThanOrEqual(Double(slicedOff), 0.01 * Double(slicedCompared), "nine-slice pixels off by more than 2 levels")
     }
 
-    /// The decorator's draw (a 2^k destination under the rotation), on the exact-multiply path.
-    func testRotatedPowerOfTwoDestinationMatches() {
-        var rng = SplitMix64(seed: 7)
-        let transform = PenumbraCore.AffineTransform(a: 0.707106781186548, b: -0.707106781186547, c: 0.707106781186547,
-                                                     d: 0.707106781186548, tx: 44, ty: 414)
-        for opaque in [true, false] {
-            let bitmap = randomBitmap(&rng, opaque: opaque)
-            let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: transform,
-                                 rect: Rect(x: 0, y: 0, width: Double(1 << 5), height: Double(1 << 3)))
-            for y in 380...450 {
-                assertRowIdentical(draw, y: y, x0: 30, count: 60, offset: .zero,
-                                   coverage: randomCoverage(&rng, count: 60), "row \(y)")
-            }
-        }
-    }
-
-    /// The offset positions f = position - 0.5 themselves (Doubles, where a last-bit difference
-    /// would rarely reach a Float weight) against the definition's expression, including the
-    /// power-of-two shortcut's underflow and overflow edges.
-    func testPlainPositionsMatchTheDefinitionBitForBit() {
-        var rng = SplitMix64(seed: 5)
-        var checked = 0
-        for i in 0..<400 {
-            var draw = randomDraw(&rng)
-            draw.slicing = nil
-            if i % 4 == 0 { // extreme scales at the origin
-                draw.transform = PenumbraCore.AffineTransform(a: [1e-300, 1e307, 1, 0x1p-920][i / 4 % 4], b: 0, c: 0, d: 1, tx: 0, ty: 0)
-                draw.rect.origin = .zero
-            }
-            let reference = ReferenceImageShader(draw), shader = ImageShader(draw)
-            let y = Int(rng.next() % 40) - 20, offset = Point(rng.double(in: -3...3), rng.double(in: -3...3))
-            let footprints = PlainFootprints(ImageRowMapping(shader, y: y, offset: offset),
-                                             width: draw.bitmap.width, height: draw.bitmap.height)
-            for x in -30...30 {
-                let device = Point(Double(x) + 0.5 - offset.x, Double(y) + 0.5 - offset.y)
-                let user = reference.inverse.apply(device)
-                var lx = user.x - draw.rect.minX
-                if draw.flippedHorizontally { lx = draw.rect.width - lx }
-                let expected = (reference.horizontal.sample(lx).position - 0.5,
-                                reference.vertical.sample(user.y - draw.rect.minY).position - 0.5)
-                let actual = footprints.offsetPosition(x)
-                // Beyond 2^30 the shader recomputes the definition's position (exactFootprint).
-                guard abs(expected.0) < 0x1p30, abs(expected.1) < 0x1p30 else { continue }
-                XCTAssertEqual(actual.0.bitPattern, expected.0.bitPattern, "draw \(i) x \(x): \(actual.0) != \(expected.0)")
-                XCTAssertEqual(actual.1.bitPattern, expected.1.bitPattern, "draw \(i) x \(x): \(actual.1) != \(expected.1)")
-                checked += 1
-            }
-        }
-        XCTAssertGreaterThan(checked, 300 * 61)
-    }
-
-    /// Positions far beyond 2^30 pixels take the scalar floor; they must still match.
-    func testFarPositionsTakeTheScalarPathAndMatch() {
-        var rng = SplitMix64(seed: 11)
-        let bitmap = randomBitmap(&rng, opaque: false)
-        for rect in [Rect(x: 0, y: 0, width: 4, height: 4), Rect(x: 0, y: 0, width: 3, height: 5)] {
-            let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: .identity, rect: rect)
-            for x0 in [(1 << 30) - 8, 1 << 31, -(1 << 32)] {
-                assertRowIdentical(draw, y: 2, x0: x0, count: 16, offset: .zero,
-                                   coverage: [Float](repeating: 1, count: 16), "x0 \(x0)")
-            }
-        }
-    }
-
-    /// The premise of the opaque shortcut, checked rather than assumed: for every Float weight t
-    /// in [0, 1], (1 - t) + t rounds to exactly 1, so a mix of four alphas of 1 is exactly 1.
-    /// (Every Float in [0, 1) was checked once; here a spread of them and the edges.)
-    func testBilinearMixOfOnesIsExactlyOne() {
+    /// A 1:1 draw at whole pixels reproduces the bitmap exactly, at any offset of whole pixels.
+    func testOneToOneDrawReproducesThePixels() {
         var rng = SplitMix64(seed: 3)
-        var weights: [Float] = [0, 1, Float(1).nextDown, .leastNonzeroMagnitude, 0.5, Float(0.5).nextUp, Float(0.5).nextDown]
-        for _ in 0..<200_000 { weights.append(Float(bitPattern: UInt32(rng.next() % UInt64(Float(1).bitPattern)))) }
-        let ones = SIMD4<Float>(repeating: 1)
-        let failing = zip(weights, weights.reversed()).first { tx, ty in
-            let top = ones * (1 - tx) + ones * tx
-            return top * (1 - ty) + top * ty != ones
+        let bitmap = randomBitmap(&rng, opaque: false)
+        let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: PenumbraCore.AffineTransform(translationX: 5, y: 7),
+                             rect: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
+        let shader = ImageShader(draw)
+        for y in 0..<bitmap.height {
+            var colors = [SIMD4<UInt8>](repeating: .zero, count: bitmap.width)
+            var coverage = [UInt8](repeating: 255, count: bitmap.width)
+            colors.withUnsafeMutableBufferPointer { c in coverage.withUnsafeMutableBufferPointer { k in
+                shader.shade(y: y + 7, x0: 5, count: bitmap.width, offset: .zero, colors: c.baseAddress!, coverage: k.baseAddress!)
+            } }
+            for x in 0..<bitmap.width { XCTAssertEqual(colors[x], bitmap[x, y], "(\(x), \(y))") }
         }
-        XCTAssertNil(failing.map { "tx \($0.0) ty \($0.1)" })
+    }
+
+    func testBilinearMixOfOpaqueTexelsIsOpaque() {
+        let one = SIMD4<Int32>(repeating: 255)
+        for wx in Int32(0)...255 { for wy in stride(from: Int32(0), through: 255, by: 5) {
+            XCTAssertEqual(bilinearMix(one, one, one, one, wx, wy), one)
+        } }
     }
 }

@@ -1,0 +1,44 @@
+// fixed64: 64-bit two's complement integers as uvec2 (x = low word, y = high
+// word), for the Q24 positions of ImageSamplingPlan. Each operation is the
+// wrapping Int64 operation of Swift (&+, &*), exactly: GLSL ES 3.1 gives the
+// carries and the 64-bit products of 32-bit words (uaddCarry, umulExtended).
+
+uvec2 add64(uvec2 a, uvec2 b) { uint carry; uint lo = uaddCarry(a.x, b.x, carry); return uvec2(lo, a.y + b.y + carry); }
+uvec2 sub64(uvec2 a, uvec2 b) { uint borrow; uint lo = usubBorrow(a.x, b.x, borrow); return uvec2(lo, a.y - b.y - borrow); }
+uvec2 neg64(uvec2 a) { return add64(uvec2(~a.x, ~a.y), uvec2(1u, 0u)); }
+uvec2 mul64u(uvec2 a, uint b) { uint hi, lo; umulExtended(a.x, b, hi, lo); return uvec2(lo, a.y * b + hi); }
+// a &* Int64(b): for b < 0, -(a &* |b|) (|b| < 2^31 for a pixel coordinate).
+uvec2 mul64(uvec2 a, int b) { return b >= 0 ? mul64u(a, uint(b)) : neg64(mul64u(a, uint(-b))); }
+bool negative64(uvec2 a) { return int(a.y) < 0; }
+// Signed a < b.
+bool less64(uvec2 a, uvec2 b) { return int(a.y) < int(b.y) || (a.y == b.y && a.x < b.x); }
+// Unsigned a < b.
+bool lessU64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
+
+// base + stepX x + stepY y (FixedAffine.at).
+uvec2 affineAt(uvec2 base, uvec2 stepX, uvec2 stepY, ivec2 p) { return add64(add64(base, mul64(stepX, p.x)), mul64(stepY, p.y)); }
+
+// u mod m for m > 0, floor semantics (FixedImageAxis.modulo), by binary long division.
+uvec2 modU64(uvec2 u, uvec2 m) {
+    uvec2 r = uvec2(0u);
+    for (int i = 63; i >= 0; i--) {
+        uint bit = i >= 32 ? (u.y >> uint(i - 32)) & 1u : (u.x >> uint(i)) & 1u;
+        r = uvec2((r.x << 1) | bit, (r.y << 1) | (r.x >> 31));
+        if (!lessU64(r, m)) r = sub64(r, m);
+    }
+    return r;
+}
+uvec2 modulo64(uvec2 u, uvec2 m) {
+    if (!negative64(u)) return modU64(u, m);
+    uvec2 r = modU64(neg64(u), m);
+    return (r.x == 0u && r.y == 0u) ? r : sub64(m, r);
+}
+
+// floor(q / 2^24) clamped to +-2^30, and the 8-bit weight (q >> 16) & 255 (FixedImageAxis.pair).
+int floorQ24(uvec2 q) {
+    int hi = int(q.y);
+    if (hi >= (1 << 22)) return 1 << 30;
+    if (hi < -(1 << 22)) return -(1 << 30);
+    return (hi << 8) | int(q.x >> 24);
+}
+int weightQ24(uvec2 q) { return int((q.x >> 16) & 255u); }

@@ -1,0 +1,190 @@
+// ImageSamplingPlan: where each device pixel samples an image, in fixed point
+// (docs/ARITHMETIC.md, "Image sampling"), computed once in Core for both
+// renderers.
+//
+// For one axis, a device pixel (x, y) maps to an image position q (the sample
+// point minus 0.5, so that floor(q) is the left texel of the bilinear pair)
+// that is affine in (x, y) within each nine-slice region. Core evaluates each
+// affine map in Double at the pixel centre of device pixel (0, 0), moved by
+// the shadow offset, with its steps per pixel, and rounds the three numbers
+// once to Q24 (units of 2^-24 pixel) in 64 bits. A renderer then computes
+//     q = base + stepX x + stepY y        (64-bit integers, wrapping)
+// per pixel, in any order and on any hardware, exactly. The texel pair is
+// floor(q) = q >> 24 (clamped to the region's span of texels) and the
+// bilinear weight is the next 8 bits, (q >> 16) & 255.
+//
+// A nine-slice axis has three regions, chosen by the pixel's distance into
+// the destination rectangle (also Q24, affine) against two thresholds; a tiled
+// middle region maps to an offset u >= 0 into the tile, and
+// q = start + (u mod tile). A plain axis is its middle region alone (the
+// thresholds never trigger). The bilinear mix of four U8 texels with weights
+// (256 - fx)(256 - fy), fx (256 - fy), ... (summing to 2^16) is rounded once:
+// (sum + 2^15) >> 16.
+
+/// A Q24 affine function of the device pixel: `base + stepX x + stepY y`, wrapping in 64 bits.
+public struct FixedAffine: Hashable, Sendable {
+    public var base: Int64, stepX: Int64, stepY: Int64
+
+    /// Rounds a Double affine map (value at device pixel (0, 0), steps per pixel) to Q24.
+    public init(value: Double, stepX: Double, stepY: Double) {
+        base = FixedAffine.q24(value); self.stepX = FixedAffine.q24(stepX); self.stepY = FixedAffine.q24(stepY)
+    }
+
+    public init(base: Int64, stepX: Int64, stepY: Int64) { self.base = base; self.stepX = stepX; self.stepY = stepY }
+
+    /// `round(v x 2^24)`, clamped to +-2^62 (0 for NaN): the one conversion of a position to Q24.
+    public static func q24(_ v: Double) -> Int64 {
+        let x = (v * 16_777_216).rounded()
+        guard x == x else { return 0 }
+        return Int64(max(-0x1p62, min(0x1p62, x)))
+    }
+
+    /// The value at device pixel (x, y).
+    @inlinable @inline(__always)
+    public func at(_ x: Int, _ y: Int) -> Int64 { base &+ stepX &* Int64(x) &+ stepY &* Int64(y) }
+}
+
+/// One region of an axis: its map and the span of texels its samples are clamped to.
+public struct FixedSliceRegion: Hashable, Sendable {
+    /// q for a stretched (or plain) region; the offset u into the tile for a tiled one.
+    public var map: FixedAffine
+    /// The tile's length in Q24 pixels (0: not tiled).
+    public var tile: Int64
+    /// For a tiled region, q at the tile's start (pixel start - 0.5, Q24).
+    public var tileStart: Int64
+    /// The first and last texel samples are clamped to.
+    public var first: Int32, last: Int32
+}
+
+/// One axis of an image draw in fixed point.
+public struct FixedImageAxis: Hashable, Sendable {
+    /// The distance into the destination rectangle (Q24 points); chooses the region.
+    public var distance: FixedAffine
+    /// Region 0 where distance < leadingEnd; region 2 where distance >= trailingStart; else 1.
+    public var leadingEnd: Int64, trailingStart: Int64
+    /// Leading cap, middle (or the whole plain axis), trailing cap.
+    public var regions: [FixedSliceRegion]
+
+    /// The texel pair's first texel and the bilinear weight (0...255) at device pixel (x, y).
+    @inlinable @inline(__always)
+    public func sample(_ x: Int, _ y: Int) -> (x0: Int32, x1: Int32, weight: Int32) {
+        var index = 1
+        if leadingEnd > Int64.min || trailingStart < Int64.max {
+            let d = distance.at(x, y)
+            index = d < leadingEnd ? 0 : (d >= trailingStart ? 2 : 1)
+        }
+        let region = regions[index]
+        var q = region.map.at(x, y)
+        if region.tile > 0 { q = region.tileStart &+ FixedImageAxis.modulo(q, region.tile) }
+        return FixedImageAxis.pair(q, region.first, region.last)
+    }
+
+    /// `u mod m` for m > 0, in 0..<m (floor semantics).
+    @inlinable @inline(__always)
+    public static func modulo(_ u: Int64, _ m: Int64) -> Int64 {
+        let r = u % m
+        return r < 0 ? r + m : r
+    }
+
+    /// The texels floor(q) and floor(q) + 1 clamped to first...last, and the 8-bit weight.
+    @inlinable @inline(__always)
+    public static func pair(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
+        let i = Int32(truncatingIfNeeded: max(-(1 << 30), min(1 << 30, q >> 24)))
+        let weight = Int32(truncatingIfNeeded: (q >> 16) & 255)
+        return (min(last, max(first, i)), min(last, max(first, i &+ 1)), weight)
+    }
+}
+
+/// Both axes of an image draw, and what a renderer needs beside them.
+public struct ImageSamplingPlan: Hashable, Sendable {
+    public var horizontal: FixedImageAxis
+    public var vertical: FixedImageAxis
+
+    /// The plan of `draw` with the paint moved by `offset` (a shadow's), device pixels.
+    public init(_ draw: ImageDraw, offset: Point = .zero) {
+        let inverse = draw.transform.inverted() ?? .identity
+        // The pixel centre of device pixel (0, 0), moved, in user space, and the steps per pixel.
+        let origin = inverse.apply(Point(x: 0.5 - offset.x, y: 0.5 - offset.y))
+        let rect = draw.rect
+        var localX = (value: origin.x - rect.minX, stepX: inverse.a, stepY: inverse.c)
+        let localY = (value: origin.y - rect.minY, stepX: inverse.b, stepY: inverse.d)
+        if draw.flippedHorizontally {
+            localX = (rect.width - localX.value, -localX.stepX, -localX.stepY)
+        }
+        let insets = draw.slicing?.capInsets ?? .zero
+        let mode = draw.slicing?.mode
+        horizontal = ImageSamplingPlan.axis(localX, destination: rect.width, pixels: draw.bitmap.width, scale: draw.scale,
+                                            leadingCap: insets.left, trailingCap: insets.right, mode: mode)
+        vertical = ImageSamplingPlan.axis(localY, destination: rect.height, pixels: draw.bitmap.height, scale: draw.scale,
+                                          leadingCap: insets.top, trailingCap: insets.bottom, mode: mode)
+    }
+
+    /// A layer's plan: texel (i, j) of a bitmap placed 1:1 with its top-left at `frame`'s corner,
+    /// moved by `offset`; samples outside it are clamped to one transparent texel border (the
+    /// renderer reads outside texels as 0).
+    public init(layerFrame frame: PixelRect, offset: Point) {
+        func axis(_ corner: Int, _ move: Double, _ pixels: Int, horizontal: Bool) -> FixedImageAxis {
+            // q = x + 0.5 - move - corner - 0.5
+            let map = FixedAffine(value: -move - Double(corner), stepX: horizontal ? 1 : 0, stepY: horizontal ? 0 : 1)
+            let region = FixedSliceRegion(map: map, tile: 0, tileStart: 0, first: -1, last: Int32(pixels))
+            return FixedImageAxis(distance: map, leadingEnd: .min, trailingStart: .max, regions: [region, region, region])
+        }
+        horizontal = axis(frame.x, offset.x, frame.width, horizontal: true)
+        vertical = axis(frame.y, offset.y, frame.height, horizontal: false)
+    }
+
+    /// One axis: a plain map `local / destination x pixels`, or the nine-slice regions of
+    /// UIKit (caps at natural size, shrunk proportionally when they do not fit, a stretched or
+    /// tiled middle), each region sampled as an image of its own.
+    package static func axis(_ local: (value: Double, stepX: Double, stepY: Double), destination: Double, pixels: Int,
+                     scale: Double, leadingCap: Double, trailingCap: Double, mode: ResizingMode?) -> FixedImageAxis {
+        let distance = FixedAffine(value: local.value, stepX: local.stepX, stepY: local.stepY)
+        let p = Double(pixels)
+        /// q = pixelStart - 0.5 + (local - destStart) k.
+        func mapped(_ destStart: Double, _ k: Double, _ pixelStart: Double) -> FixedAffine {
+            FixedAffine(value: pixelStart - 0.5 + (local.value - destStart) * k, stepX: local.stepX * k, stepY: local.stepY * k)
+        }
+        guard let mode else {
+            let k = destination > 0 ? p / destination : 0
+            let region = FixedSliceRegion(map: mapped(0, k, 0), tile: 0, tileStart: 0, first: 0, last: Int32(pixels - 1))
+            return FixedImageAxis(distance: distance, leadingEnd: .min, trailingStart: .max, regions: [region, region, region])
+        }
+        let lp = min(p, max(0, leadingCap * scale)), tp = min(p - lp, max(0, trailingCap * scale))
+        var ld = lp / scale, td = tp / scale
+        if ld + td > destination, ld + td > 0 { let k = destination / (ld + td); ld *= k; td *= k }
+        func region(destStart: Double, destLength: Double, pixelStart: Double, pixelLength: Double, tile: Bool) -> FixedSliceRegion {
+            let first = Int(pixelStart.rounded(.down))
+            let count = max(1, Int((pixelStart + pixelLength).rounded(.up)) - first)
+            let last = min(pixels - 1, first + count - 1)
+            guard pixelLength > 0, destLength > 0 else {
+                let constant = FixedAffine(value: pixelStart - 0.5, stepX: 0, stepY: 0)
+                return FixedSliceRegion(map: constant, tile: 0, tileStart: 0, first: Int32(min(first, pixels - 1)),
+                                        last: Int32(max(0, last)))
+            }
+            if tile {
+                // u = (local - destStart) x scale pixels into the tile; q = pixelStart - 0.5 + u mod length.
+                return FixedSliceRegion(map: mapped(destStart, scale, 0.5), tile: FixedAffine.q24(pixelLength),
+                                        tileStart: FixedAffine.q24(pixelStart - 0.5), first: Int32(first), last: Int32(last))
+            }
+            return FixedSliceRegion(map: mapped(destStart, pixelLength / destLength, pixelStart), tile: 0, tileStart: 0,
+                                    first: Int32(first), last: Int32(last))
+        }
+        let regions = [
+            region(destStart: 0, destLength: ld, pixelStart: 0, pixelLength: lp, tile: false),
+            region(destStart: ld, destLength: destination - ld - td, pixelStart: lp, pixelLength: p - lp - tp, tile: mode == .tile),
+            region(destStart: destination - td, destLength: td, pixelStart: p - tp, pixelLength: tp, tile: false),
+        ]
+        return FixedImageAxis(distance: distance, leadingEnd: FixedAffine.q24(ld),
+                              trailingStart: FixedAffine.q24(destination - td), regions: regions)
+    }
+}
+
+/// The bilinear mix of four U8 texels with 8-bit weights wx, wy:
+/// `((256 - wx)(256 - wy) t00 + wx (256 - wy) t10 + (256 - wx) wy t01 + wx wy t11 + 2^15) >> 16`.
+@inlinable @inline(__always)
+public func bilinearMix(_ t00: SIMD4<Int32>, _ t10: SIMD4<Int32>, _ t01: SIMD4<Int32>, _ t11: SIMD4<Int32>,
+                        _ wx: Int32, _ wy: Int32) -> SIMD4<Int32> {
+    let top = t00 &* (256 &- wx) &+ t10 &* wx
+    let bottom = t01 &* (256 &- wx) &+ t11 &* wx
+    return (top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16
+}
