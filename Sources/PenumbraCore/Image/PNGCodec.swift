@@ -104,10 +104,22 @@ public enum PNGCodec {
     /// Decodes into straight (un-premultiplied) RGBA8, exactly as the file says after scaling
     /// to 8 bits. `decode` premultiplies this.
     static func decodeStraight(_ data: [UInt8], maxPixels: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let d = try decodeStraightWithMetadata(data, maxPixels: maxPixels)
+        return (d.width, d.height, d.pixels)
+    }
+
+    /// `decodeStraight` plus the iCCP profile and the eXIf payload read with the header.
+    static func decodeStraightWithMetadata(_ data: [UInt8], maxPixels: Int) throws
+        -> (width: Int, height: Int, pixels: [UInt8], icc: [UInt8]?, exif: [UInt8]?) {
         try data.withUnsafeBufferPointer { bytes in
             let decoder = try openDecoder(bytes)
             defer { penumbra_png_decoder_close(decoder.handle) }
             let (width, height) = (decoder.width, decoder.height)
+            var iccStart: UnsafePointer<UInt8>?, exifStart: UnsafePointer<UInt8>?
+            var iccLength = 0, exifLength = 0
+            penumbra_png_decoder_metadata(decoder.handle, &iccStart, &iccLength, &exifStart, &exifLength)
+            let icc = iccStart.map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
+            let exif = exifStart.map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
             let (count, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, count <= max(0, maxPixels) else {
                 throw PNGError("PNG: image is \(width) x \(height) pixels, over the limit of \(maxPixels) pixels")
@@ -121,7 +133,7 @@ public enum PNGCodec {
                 initialized = buffer.count
             }
             if failed { throw PNGError("PNG: " + text(message)) }
-            return (width, height, pixels)
+            return (width, height, pixels, icc, exif)
         }
     }
 

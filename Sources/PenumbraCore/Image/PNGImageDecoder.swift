@@ -1,0 +1,29 @@
+// PNGImageDecoder: PNGCodec behind the ImageDecoder protocol, handing the
+// pipeline the file's iCCP profile and eXIf orientation. Still images only:
+// an APNG's default image is its first frame.
+
+/// PNG through libpng (the core's own codec).
+public struct PNGImageDecoder: ImageDecoder {
+    public init() {}
+    public var formatName: String { "PNG" }
+
+    public func matches(_ data: [UInt8]) -> Bool {
+        data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    public func readHeader(_ data: [UInt8]) throws -> ImageHeader {
+        do {
+            let (w, h) = try PNGCodec.readHeader(data)
+            return ImageHeader(width: w, height: h)
+        } catch let e as PNGError { throw ImageCodecError(e.message) }
+    }
+
+    public func decode(_ data: [UInt8], maxPixels: Int, firstFrameOnly: Bool,
+                       colorManager: (any ColorManaging)?) throws -> DecodedFrames {
+        do {
+            let d = try PNGCodec.decodeStraightWithMetadata(data, maxPixels: maxPixels)
+            return DecodedFrames(width: d.width, height: d.height, frames: [d.pixels], iccProfile: d.icc,
+                                 orientation: d.exif.flatMap(EXIF.orientation(tiff:)) ?? .up)
+        } catch let e as PNGError { throw ImageCodecError(e.message) }
+    }
+}
