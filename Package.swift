@@ -61,6 +61,8 @@ let package = Package(
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
         .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
+        .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
+                    exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],
     swiftLanguageModes: [.v5]

@@ -3,7 +3,9 @@
 // is the one whose display interval holds t modulo the total duration
 // (floored, so negative times wrap). Evenly spaced frames (a `frames` list or
 // `pattern` with one duration) use the scene format's exact rule,
-// floor((t mod d) x count / d), so no accumulated sum decides an edge.
+// floor((t mod d) x count / d), so no accumulated sum decides an edge; a
+// file's own delays (whole milliseconds or centiseconds) are compared in
+// integer microseconds for the same reason.
 
 /// A sequence of equally sized frames with display durations, looping.
 public struct AnimatedImage: Hashable, Sendable {
@@ -30,15 +32,19 @@ public struct AnimatedImage: Hashable, Sendable {
 
     /// The index of the frame shown at `time` seconds.
     public func frameIndex(at time: Double) -> Int {
-        guard time.isFinite else { return 0 }
-        let t = time - duration * (time / duration).rounded(.down)
-        guard let durations = frameDurations, durations.reduce(0, +) > 0 else {
+        guard time.isFinite, abs(time) < 1e12 else { return 0 }
+        let ticks = (frameDurations ?? []).map { Int(($0 * 1_000_000).rounded()) }
+        let total = ticks.reduce(0, +)
+        guard total > 0 else {
+            let t = time - duration * (time / duration).rounded(.down)
             return min(frames.count - 1, max(0, Int((t * Double(frames.count) / duration).rounded(.down))))
         }
-        var start = 0.0
-        for (i, d) in durations.enumerated() {
-            if t < start + d { return i }
-            start += d
+        let now = Int((time * 1_000_000).rounded(.down))
+        var t = now % total
+        if t < 0 { t += total }
+        for (i, d) in ticks.enumerated() {
+            if t < d { return i }
+            t -= d
         }
         return frames.count - 1
     }
