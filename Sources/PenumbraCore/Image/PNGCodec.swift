@@ -148,6 +148,18 @@ public enum PNGCodec {
     }
 
     /// `encode` on `threads` threads (0: one per core); the output is the same for every count.
+    /// `encode`, always as RGBA (colour type 6) even when opaque: the frames of an APNG share
+    /// the first frame's header, so they must share a colour type.
+    public static func encodeRGBA(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
+        guard (0...9).contains(compressionLevel) else {
+            throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
+        }
+        var straight = bitmap.pixels
+        convertColours(&straight, unpremultiply)
+        return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
+                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: 0)
+    }
+
     static func encode(_ bitmap: Bitmap, compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         guard bitmap.width >= 1, bitmap.height >= 1 else {
             throw PNGError("PNG: cannot encode a \(bitmap.width) x \(bitmap.height) bitmap: a PNG needs a width and height of at least 1 pixel")
