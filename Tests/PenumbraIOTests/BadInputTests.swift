@@ -17,7 +17,7 @@ final class BadInputTests: XCTestCase {
     }
 
     static let stills = ["baseline.jpg", "progressive.jpg", "cmyk.jpg", "lossy.webp", "lossless.webp", "still.gif",
-                         "orient1.png", "anim.gif", "anim.webp"]
+                         "orient1.png", "anim.gif", "anim.webp", "anim.apng"]
 
     func testTruncatedFilesOfEveryFormat() throws {
         for name in Self.stills {

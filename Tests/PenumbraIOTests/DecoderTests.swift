@@ -103,3 +103,33 @@ final class DecoderTests: XCTestCase {
         XCTAssertEqual(image.withOrientation(.left).withOrientation(.right).bitmap, image.bitmap)
     }
 }
+
+final class APNGDecoderTests: XCTestCase {
+    func testAPNGFramesDisposalBlendAndDelays() throws {
+        // anim.apng (Pillow): red; then green at alpha 128 blended over, with a transparent
+        // top-left quarter, disposed to background; then opaque blue.
+        let decoded = try ImageCodecs.standard.decode(try Fixtures.bytes("anim.apng"), maxPixels: 1 << 20)
+        XCTAssertEqual(decoded.formatName, "PNG")
+        XCTAssertEqual(decoded.frames.count, 3)
+        XCTAssertEqual(decoded.durations, [0.1, 0.2, 0.3])
+        XCTAssertEqual(decoded.frames[0][20, 12], SIMD4(255, 0, 0, 255))
+        // Straight (0, 255, 0, 128) over opaque red: (127, 128, 0, 255).
+        XCTAssertEqual(decoded.frames[1][20, 12], SIMD4(127, 128, 0, 255))
+        XCTAssertEqual(decoded.frames[1][2, 2], SIMD4(255, 0, 0, 255), "a transparent source pixel leaves red")
+        XCTAssertEqual(decoded.frames[2][2, 2], SIMD4(0, 0, 255, 255))
+        XCTAssertEqual(try ImageCodecs.standard.decode(try Fixtures.bytes("anim.apng"), maxPixels: 1 << 20, firstFrameOnly: true).frames.count, 1)
+        // The header counts every frame against the limit.
+        XCTAssertThrowsError(try ImageCodecs.standard.decode(try Fixtures.bytes("anim.apng"), maxPixels: 24 * 16 * 2))
+    }
+
+    func testOurOwnAPNGEncoderRoundTrips() throws {
+        let frames = [SIMD4<UInt8>(255, 0, 0, 255), SIMD4(0, 0, 128, 128), SIMD4(0, 255, 0, 255)].map { colour -> Bitmap in
+            var b = Bitmap(width: 5, height: 4)
+            for y in 0..<4 { for x in 0..<5 { b[x, y] = colour } }
+            return b
+        }
+        let decoded = try ImageCodecs.standard.decode(APNGEncoder().encode(frames, fps: 4), maxPixels: 1000)
+        XCTAssertEqual(decoded.frames, frames, "blend source: each frame replaces the canvas")
+        XCTAssertEqual(decoded.durations, [0.25, 0.25, 0.25])
+    }
+}

@@ -72,6 +72,13 @@ frames[0].save(f"{out}/anim.gif", save_all=True, append_images=frames[1:], durat
     f"{out}/anim.webp", save_all=True, lossless=True, duration=[100, 200, 300], loop=0,
     append_images=[Image.new("RGB", (W, H), c) for c in [(0, 255, 0), (0, 0, 255)]])
 
+# APNG (Pillow): red; green at alpha 128 blended over with a transparent top-left quarter,
+# disposed to background; opaque blue. Delays 100, 200, 300 ms.
+fr = [Image.new("RGBA", (W, H), c) for c in [(255, 0, 0, 255), (0, 255, 0, 128), (0, 0, 255, 255)]]
+fr[1].paste((0, 0, 0, 0), (0, 0, 12, 8))
+fr[0].save(f"{out}/anim.apng", format="PNG", save_all=True, append_images=fr[1:], duration=[100, 200, 300], loop=0,
+           disposal=[0, 1, 0], blend=[0, 1, 0])
+
 # Orientation: PNG with eXIf 1...8 (lossless); expected = Pillow's exif_transpose.
 from PIL import ImageOps
 asym = pattern()
