@@ -50,8 +50,9 @@ public struct JPEGDecoder: ImageDecoder {
             }
             var message = [CChar](repeating: 0, count: Int(PENUMBRA_JPEG_MESSAGE_CAPACITY))
             var failed = false
+            // The shim writes every byte or fails (and then the buffer is thrown away), so it is
+            // not cleared first.
             var pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, initialized in
-                buffer.initialize(repeating: 0)
                 failed = penumbra_jpeg_decoder_read(handle, buffer.baseAddress, buffer.count, &message, message.count) != 0
                 initialized = buffer.count
             }
