@@ -15,10 +15,13 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
   || { cat "$work/build.log"; exit 1; }
 mkdir -p "$work/corpus"
 cp corpus/* "$work/corpus/" 2>/dev/null || true
+set +e
 "$work/fuzz_decoders" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
   -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" 2>&1 | tail -20
 status=${PIPESTATUS[0]}
+set -e
 if [ "$status" -ne 0 ]; then
-  ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null && cp "$work"/crash-* "$work"/leak-* . 2>/dev/null || true
+  echo "fuzz: the target failed (status $status); reproducers copied into Tools/fuzz/" >&2
+  cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* . 2>/dev/null || true
   exit "$status"
 fi
