@@ -47,6 +47,24 @@ final class BadInputTests: XCTestCase {
         XCTAssertThrowsError(try codecs.decode(png, maxPixels: 1 << 20))
     }
 
+    /// The Swift-side parsers the libFuzzer target (C side) does not reach: EXIF and the GIF block
+    /// walk, on seeded random and mutated input.
+    func testSwiftParsersOnRandomInput() throws {
+        var generator = SplitMix(state: 99)
+        let exif = Array("Exif".utf8) + [0, 0] + Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]
+        XCTAssertEqual(EXIF.orientation(tiff: exif), .right)
+        let gif = try Fixtures.bytes("anim.gif")
+        for _ in 0..<3000 {
+            var blob = exif
+            for _ in 0..<3 { blob[Int.random(in: 6..<blob.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = EXIF.orientation(tiff: Array(blob.prefix(Int.random(in: 0...blob.count, using: &generator))))
+            var g = gif
+            for _ in 0..<3 { g[Int.random(in: 6..<g.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            if let header = try? GIFDecoder().readHeader(g) { XCTAssertGreaterThanOrEqual(header.frameCount, 1) }
+            _ = try? ImageCodecs.standard.decode(g, maxPixels: 1 << 16)
+        }
+    }
+
     func testBombHeadersAreRejectedBeforeDecoding() throws {
         // PNG: IHDR claims 100000 x 100000 (CRC fixed up).
         var png = try Fixtures.bytes("orient1.png")
