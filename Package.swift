@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Penumbra",
     products: [
-        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU"]),
+        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
     ],
     dependencies: [
@@ -22,11 +22,22 @@ let package = Package(
             name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
 
+        .systemLibrary(name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
+                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", path: "Sources/CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+
         // MARK: C shim that keeps libpng's setjmp/longjmp inside C
         .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
 
+        .target(name: "CJPEGShim", dependencies: ["CLibJPEG"], path: "Sources/CJPEGShim"),
+
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
+        .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
+                path: "Sources/PenumbraIO", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),
         .target(
             name: "PenumbraShaders", path: "Shaders",
@@ -38,7 +49,7 @@ let package = Package(
                 .embedInCode("include/fixed.glsl"), .embedInCode("include/fixed64.glsl"),
             ]),
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU"], path: "Sources/Penumbra"),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO"], path: "Sources/Penumbra"),
         .executableTarget(
             name: "penumbra",
             dependencies: ["Penumbra", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -51,6 +62,8 @@ let package = Package(
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
         .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
+        .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
+                    exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
     ],
     swiftLanguageModes: [.v5]

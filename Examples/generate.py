@@ -163,3 +163,50 @@ for i, mode in enumerate(modes):
             {"op": "setFillColor", "color": [0.2, 0.8, 0.4, 0.8]}, {"op": "fill", "path": {"ellipse": [x + 30, y + 20, 52, 52]}},
             {"op": "endLayer"}, {"op": "restore"}]
 scene("blend-modes", [710, 410], ops, background="#FFFFFF")
+
+# rocks-collage: the seed's collage. Rocks are a named image (images/rocks.png and rocks@2x.png:
+# the @2x variant on this @2x canvas), tiled into an offscreen image context with shadows, and
+# the finished image composited twice, once turned, onto the page.
+tiles = []
+for i, (x, y, a) in enumerate([(8, 8, 0), (64, 14, 0.2), (120, 6, -0.15), (20, 62, 0.1), (80, 66, -0.25), (140, 60, 0.3)]):
+    tiles += [{"op": "save"}, {"op": "translate", "x": x + 24, "y": y + 24}, {"op": "rotate", "angle": a},
+              {"op": "drawImage", "image": "rock", "rect": [-24, -24, 48, 48]}, {"op": "restore"}]
+collage = {"size": [200, 120], "background": "#F3E5C8",
+           "ops": [{"op": "setShadow", "offset": [2, 3], "blur": 4, "color": "#00000066"}] + tiles}
+scene("rocks-collage", [320, 220], [
+    {"op": "setShadow", "offset": [0, 4], "blur": 10, "color": "#00000080"},
+    {"op": "drawImage", "image": "collage", "rect": [20, 20, 200, 120]},
+    {"op": "save"}, {"op": "translate", "x": 210, "y": 150}, {"op": "rotate", "angle": -0.12},
+    {"op": "drawImage", "image": "collage", "rect": [-90, -54, 180, 108]}, {"op": "restore"}],
+    scale=2, background="#5D4037", images={"rock": {"named": "images/rocks"}, "collage": collage})
+
+# content-modes: one 60 x 40 picture in every UIView content mode, each in a 100 x 70 box with
+# clipsToBounds, four to a row.
+picture = {"size": [60, 40], "ops": [
+    {"op": "linearGradient", "start": [0, 0], "end": [60, 40], "stops": [[0, "#1E88E5"], [1, "#43A047"]]},
+    {"op": "setFillColor", "color": "#FFEB3B"}, {"op": "fill", "path": {"ellipse": [22, 12, 16, 16]}},
+    {"op": "setStrokeColor", "color": "#FFFFFF"}, {"op": "setLineWidth", "width": 2}, {"op": "stroke", "path": {"rect": [1, 1, 58, 38]}}]}
+modes = ["scaleToFill", "scaleAspectFit", "scaleAspectFill", "center", "top", "bottom", "left", "right",
+         "topLeft", "topRight", "bottomLeft", "bottomRight"]
+ops = []
+for i, mode in enumerate(modes):
+    x, y = 10 + (i % 4) * 110, 10 + (i // 4) * 80
+    ops += [{"op": "setFillColor", "color": "#ECEFF1"}, {"op": "fill", "path": {"rect": [x, y, 100, 70]}},
+            {"op": "drawImage", "image": "picture", "rect": [x + 10, y + 10, 80, 50], "contentMode": mode, "clipsToBounds": True},
+            {"op": "setStrokeColor", "color": "#B0BEC5"}, {"op": "setLineWidth", "width": 1},
+            {"op": "stroke", "path": {"rect": [x + 10.5, y + 10.5, 79, 49]}}]
+scene("content-modes", [450, 250], ops, scale=2, background="#FFFFFF", images={"picture": picture})
+
+# explosion: the seed's animatedImageNamed:duration: (images/explosion1...8.png over 1 s); at
+# time 0.3 the third frame shows. `penumbra animate explosion.json -o explosion.png --fps 8`.
+scene("explosion", [160, 96], [
+    {"op": "drawImage", "image": "boom", "rect": [0, 16, 64, 64]},
+    {"op": "drawImage", "image": "boom", "rect": [72, 8, 80, 80]}],
+    background="#202020", time=0.3, images={"boom": {"pattern": "images/explosion%d.png", "duration": 1}})
+
+# thumbnail: the 1600 x 1200 photo (a JPEG stored turned, with EXIF orientation 6) drawn at
+# 200 x 150 with `low` (bilinear: the fence aliases) and `high` (mipmapped) interpolation.
+scene("thumbnail", [440, 170], [
+    {"op": "drawImage", "image": "photo", "rect": [10, 10, 200, 150], "interpolation": "low"},
+    {"op": "drawImage", "image": "photo", "rect": [230, 10, 200, 150], "interpolation": "high"}],
+    background="#FFFFFF", images={"photo": "images/photo.jpg"})

@@ -11,9 +11,9 @@
 // Decoding uses libpng's regular API, not the simplified png_image API (which
 // applies gamma to 16-bit data): expand palettes, low-bit grey and tRNS to
 // RGBA, scale 16-bit channels to 8 bits with rounding, grey to RGB, add an
-// opaque alpha where there is none, and let libpng de-interlace. Gamma and
-// colour-profile chunks are skipped unread, as are text, time and the other
-// ancillary chunks the decoder has no use for.
+// opaque alpha where there is none, and let libpng de-interlace. Gamma,
+// text, time and the other ancillary chunks the decoder has no use for are
+// skipped unread; iCCP and eXIf are kept for penumbra_png_decoder_metadata.
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -84,7 +84,7 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
 
 /// Chunks the decoder never looks at, skipped as unknown (CRC-checked, not parsed).
 static const png_byte ignored_chunks[] =
-    "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
+    "bKGD\0cHRM\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
 
 penumbra_png_decoder *penumbra_png_decoder_open(const uint8_t *data, size_t size,
                                                 uint32_t *width, uint32_t *height,
@@ -188,6 +188,26 @@ void penumbra_png_decoder_close(penumbra_png_decoder *decoder) {
     if (decoder->png != NULL)
         png_destroy_read_struct(&decoder->png, decoder->info != NULL ? &decoder->info : NULL, NULL);
     free(decoder);
+}
+
+int penumbra_png_decoder_metadata(penumbra_png_decoder *decoder, const uint8_t **icc, size_t *icc_length,
+                                  const uint8_t **exif, size_t *exif_length) {
+    *icc = NULL; *icc_length = 0; *exif = NULL; *exif_length = 0;
+    if (decoder == NULL) return 0;
+    if (setjmp(png_jmpbuf(decoder->png))) return 0;
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &length) != 0 && profile != NULL) {
+        *icc = profile; *icc_length = length;
+    }
+    png_bytep exif_bytes = NULL;
+    png_uint_32 exif_count = 0;
+    if (png_get_eXIf_1(decoder->png, decoder->info, &exif_count, &exif_bytes) != 0 && exif_bytes != NULL) {
+        *exif = exif_bytes; *exif_length = exif_count;
+    }
+    return 1;
 }
 
 // Encoding (no libpng) lives in penumbra_png_write.c.

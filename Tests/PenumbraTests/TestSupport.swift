@@ -11,16 +11,22 @@ enum TestSupport {
     /// Git-ignored folder where failing comparisons leave expected, actual and difference images.
     static let output = root.appendingPathComponent("test-output")
 
-    /// Every example scene, sorted by name.
+    /// Examples without a reference image, and why: they depend on what is not built yet.
+    static let unreferencedExamples: Set<String> = [
+        "thumbnail",  // `interpolation: high` needs the renderers' mipmapped sampling (issue 12)
+    ]
+
+    /// Every example scene with a reference, sorted by name.
     static func exampleScenes() throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: examples, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .filter { $0.pathExtension == "json" && !unreferencedExamples.contains($0.deletingPathExtension().lastPathComponent) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     /// Decodes a scene file.
     static func loadScene(_ url: URL, scale: Double? = nil) throws -> Scene {
         let bytes = [UInt8](try Data(contentsOf: url))
-        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path, scale: scale)
+        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path, scale: scale, environment: .standard)
     }
 
     /// Writes a bitmap as PNG (creating folders).

@@ -34,6 +34,8 @@ struct BenchCommand: ParsableCommand {
     var pngFilter: PNGFilter = .adaptive
     @Option(help: "Frames in flight in the pipelined measurement (at least 1).")
     var framesInFlight: Int = 2
+    @Flag(help: "The thumbnail benchmark: each run decodes the scene and its image files, renders and encodes JPEG quality 80.")
+    var thumbnail = false
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -85,7 +87,11 @@ struct BenchCommand: ParsableCommand {
             let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
             for b in backends {
                 progress.say("\(path) on \(b.rawValue)")
-                results.append(try measure(scene, path: path, backend: b, renderer: renderers[b]!))
+                if thumbnail {
+                    results.append(try measureThumbnail(scene, path: path, backend: b, renderer: renderers[b]!))
+                } else {
+                    results.append(try measure(scene, path: path, backend: b, renderer: renderers[b]!))
+                }
             }
         }
         progress.done()

@@ -13,10 +13,13 @@ struct LimitOptions: ParsableArguments {
     var maxNesting: Int = ResourceLimits.default.maxNesting
     @Option(help: "Most entries in one dash array.")
     var maxDashEntries: Int = ResourceLimits.default.maxDashEntries
+    @Option(help: "The decoded-pixel budget: most pixels of all images together, every frame counted.")
+    var maxImagePixels: Int = ResourceLimits.default.maxImagePixels
 
     func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-ops", maxOps), ("--max-path-segments", maxPathSegments),
-                          ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries)] where v < 0 {
+                          ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries),
+                          ("--max-image-pixels", maxImagePixels)] where v < 0 {
             throw ValidationError("\(name) must not be negative")
         }
     }
@@ -24,7 +27,7 @@ struct LimitOptions: ParsableArguments {
     var limits: ResourceLimits {
         var l = ResourceLimits.default
         l.maxPixels = maxPixels; l.maxOps = maxOps; l.maxPathSegments = maxPathSegments
-        l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries
+        l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries; l.maxImagePixels = maxImagePixels
         return l
     }
 }

@@ -1,4 +1,4 @@
-// `penumbra render SCENE.json -o OUT.png [--backend auto|cpu|gpu] [--scale S]`
+// `penumbra render SCENE.json -o OUT [--backend auto|cpu|gpu] [--scale S] [--time T] [--format png|jpeg|webp] [--quality Q]`
 import ArgumentParser
 import Foundation
 import Penumbra
@@ -8,32 +8,31 @@ extension PNGFilter: ExpressibleByArgument {}
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render", abstract: "Render one scene to a PNG file.")
+        commandName: "render", abstract: "Render one scene to a PNG, JPEG or WebP file.")
 
     @Argument(help: "The scene file (JSON), or - for standard input.")
     var scene: String
-    @Option(name: .shortAndLong, help: "The PNG to write, or - for standard output.")
+    @Option(name: .shortAndLong, help: "The image to write (.png, .jpg, .webp), or - for standard output.")
     var output: String
     @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
     var backend: Backend = .auto
     @Option(help: "Pixels per point, overriding the scene's scale.")
     var scale: Double?
-    @Option(help: "zlib compression level of the PNG, 0...9.")
-    var pngLevel: Int = 6
-    @Option(help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
-    var pngFilter: PNGFilter = .adaptive
+    @Option(help: "Seconds: which frame of each animated image is drawn, overriding the scene's time.")
+    var time: Double?
+    @OptionGroup var encoding: EncodingOptions
     @Flag(name: .shortAndLong, help: "Report the renderer and timings on standard error.")
     var verbose = false
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
-        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
+        if let time, !time.isFinite { throw ValidationError("--time must be a finite number") }
     }
 
     func run() throws {
         let start = Date()
-        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale)
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time)
         let loaded = Date()
         let choice: RendererChoice
         do { choice = try backend.makeRenderer() } catch let e as BackendUnavailable {
@@ -50,11 +49,12 @@ struct RenderCommand: ParsableCommand {
             throw ToolError(.failure, "rendering failed: \(error)")
         }
         let rendered = Date()
-        let png: [UInt8]
-        do { png = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) } catch {
-            throw ToolError(.failure, "PNG encoding failed: \(error)")
+        let encoder = encoding.encoder(for: output)
+        let encoded: [UInt8]
+        do { encoded = try encoder.encode(bitmap) } catch {
+            throw ToolError(.failure, "\(encoder.formatName) encoding failed: \(error)")
         }
-        try OutputFile.write(png, to: output)
+        try OutputFile.write(encoded, to: output)
         if verbose {
             let ms = { (a: Date, b: Date) in String(format: "%.2f ms", b.timeIntervalSince(a) * 1000) }
             Diagnostics.print("penumbra: renderer \(choice.renderer.name); \(bitmap.width)x\(bitmap.height) px; "

@@ -5,7 +5,7 @@ import Penumbra
 enum SceneLoading {
     /// Reads and decodes a scene; `-` reads standard input (images then resolve against the
     /// current directory). Rejections end with exit status 1.
-    static func load(_ path: String, limits: ResourceLimits, scale: Double?) throws -> Scene {
+    static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil) throws -> Scene {
         let bytes: [UInt8]
         let base: String
         if path == "-" {
@@ -19,7 +19,7 @@ enum SceneLoading {
             base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         }
         do {
-            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale)
+            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale, time: time, environment: .standard)
         } catch let error as SceneError {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }

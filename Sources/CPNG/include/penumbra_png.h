@@ -50,6 +50,11 @@ penumbra_png_decoder *penumbra_png_decoder_open(const uint8_t *data, size_t size
 int penumbra_png_decoder_read_rgba(penumbra_png_decoder *decoder, uint8_t *pixels, size_t pixels_size,
                                    char *message, size_t message_capacity);
 
+/// The iCCP profile (decompressed) and eXIf payload read with the header, pointing into the
+/// decoder (valid until close); NULL and 0 for what the file lacks.
+int penumbra_png_decoder_metadata(penumbra_png_decoder *decoder, const uint8_t **icc, size_t *icc_length,
+                                  const uint8_t **exif, size_t *exif_length);
+
 /// Frees the decoder and everything libpng allocated for it. NULL is ignored.
 void penumbra_png_decoder_close(penumbra_png_decoder *decoder);
 

@@ -104,10 +104,22 @@ public enum PNGCodec {
     /// Decodes into straight (un-premultiplied) RGBA8, exactly as the file says after scaling
     /// to 8 bits. `decode` premultiplies this.
     static func decodeStraight(_ data: [UInt8], maxPixels: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let d = try decodeStraightWithMetadata(data, maxPixels: maxPixels)
+        return (d.width, d.height, d.pixels)
+    }
+
+    /// `decodeStraight` plus the iCCP profile and the eXIf payload read with the header.
+    static func decodeStraightWithMetadata(_ data: [UInt8], maxPixels: Int) throws
+        -> (width: Int, height: Int, pixels: [UInt8], icc: [UInt8]?, exif: [UInt8]?) {
         try data.withUnsafeBufferPointer { bytes in
             let decoder = try openDecoder(bytes)
             defer { penumbra_png_decoder_close(decoder.handle) }
             let (width, height) = (decoder.width, decoder.height)
+            var iccStart: UnsafePointer<UInt8>?, exifStart: UnsafePointer<UInt8>?
+            var iccLength = 0, exifLength = 0
+            penumbra_png_decoder_metadata(decoder.handle, &iccStart, &iccLength, &exifStart, &exifLength)
+            let icc = iccStart.map { Array(UnsafeBufferPointer(start: $0, count: iccLength)) }
+            let exif = exifStart.map { Array(UnsafeBufferPointer(start: $0, count: exifLength)) }
             let (count, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, count <= max(0, maxPixels) else {
                 throw PNGError("PNG: image is \(width) x \(height) pixels, over the limit of \(maxPixels) pixels")
@@ -121,7 +133,7 @@ public enum PNGCodec {
                 initialized = buffer.count
             }
             if failed { throw PNGError("PNG: " + text(message)) }
-            return (width, height, pixels)
+            return (width, height, pixels, icc, exif)
         }
     }
 
@@ -136,6 +148,18 @@ public enum PNGCodec {
     }
 
     /// `encode` on `threads` threads (0: one per core); the output is the same for every count.
+    /// `encode`, always as RGBA (colour type 6) even when opaque: the frames of an APNG share
+    /// the first frame's header, so they must share a colour type.
+    public static func encodeRGBA(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
+        guard (0...9).contains(compressionLevel) else {
+            throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
+        }
+        var straight = bitmap.pixels
+        convertColours(&straight, unpremultiply)
+        return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
+                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: 0)
+    }
+
     static func encode(_ bitmap: Bitmap, compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         guard bitmap.width >= 1, bitmap.height >= 1 else {
             throw PNGError("PNG: cannot encode a \(bitmap.width) x \(bitmap.height) bitmap: a PNG needs a width and height of at least 1 pixel")

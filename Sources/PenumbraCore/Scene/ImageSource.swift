@@ -1,5 +1,6 @@
-// ImageSource: where an image's PNG bytes come from. A source is either a
-// `data:image/png;base64,...` URI (strict base64: standard alphabet, padded,
+// ImageSource: where an image's bytes come from. A source is either a
+// `data:image/png;base64,...` URI (or image/apng, image/jpeg, image/webp,
+// image/gif; the media type is not trusted: the bytes are sniffed) (strict base64: standard alphabet, padded,
 // no whitespace) or a path relative to the scene's folder that must stay
 // inside it: absolute paths are refused, `..` may not climb above the
 // folder (checked on the text first, so the answer does not depend on what
@@ -11,8 +12,9 @@
 //
 // Choices where the format is silent: `@1x`, `@2x` and `@3x` before the
 // extension imply scales 1, 2 and 3 (UIKit's suffixes); other media types in
-// data URIs are refused; a file larger than any PNG within the pixel limit
-// could sensibly be (8 bytes a pixel plus 64 MiB) is refused before reading.
+// data URIs are refused, as are media type parameters; a file larger than
+// any image within the pixel limit could sensibly be (8 bytes a pixel plus
+// 64 MiB) is refused before reading.
 
 #if canImport(Glibc)
 import Glibc
@@ -27,15 +29,26 @@ enum ImageSource {
     /// Why a source could not be read.
     struct Failure: Error { var message: String }
 
-    static let dataURIPrefix = "data:image/png;base64,"
+    /// The data URI prefixes accepted, lowercase.
+    static let dataURIPrefixes = ["png", "apng", "jpeg", "webp", "gif"].map { "data:image/\($0);base64," }
+
+    /// The length of the accepted prefix `source` starts with (case-insensitively), if any.
+    static func dataURIPrefixLength(_ source: String) -> Int? {
+        for prefix in dataURIPrefixes where source.utf8.count >= prefix.utf8.count {
+            if String(decoding: source.utf8.prefix(prefix.utf8.count), as: UTF8.self).lowercased() == prefix {
+                return prefix.utf8.count
+            }
+        }
+        return nil
+    }
 
     /// Problems visible in the source text alone (empty, NUL, absolute, climbing out with `..`).
     static func syntaxProblem(_ source: String) -> String? {
         if source.utf8.count >= 5, source.prefix(5).lowercased() == "data:" {
-            guard source.utf8.count >= dataURIPrefix.utf8.count,
-                  String(decoding: source.utf8.prefix(dataURIPrefix.utf8.count), as: UTF8.self).lowercased() == dataURIPrefix else {
+            guard dataURIPrefixLength(source) != nil else {
                 let head = source.split(separator: ",", maxSplits: 1).first.map(String.init) ?? source
-                return "unsupported data URI \(SceneText.quote(head)): only \"data:image/png;base64,\" is accepted"
+                return "unsupported data URI \(SceneText.quote(head)): only \"data:image/png;base64,\", "
+                    + "image/apng, image/jpeg, image/webp and image/gif are accepted"
             }
             return nil
         }
@@ -82,7 +95,7 @@ enum ImageSource {
         /// The PNG bytes; `maxBytes` bounds a file's size.
         func bytes(maxBytes: Int) throws -> [UInt8] {
             switch self {
-            case .data(let uri): return try ImageSource.decodeBase64(uri.utf8.dropFirst(ImageSource.dataURIPrefix.utf8.count))
+            case .data(let uri): return try ImageSource.decodeBase64(uri.utf8.dropFirst(ImageSource.dataURIPrefixLength(uri) ?? 0))
             case .file(let realPath, let source): return try ImageSource.readFile(realPath, source: source, maxBytes: maxBytes)
             }
         }
@@ -126,7 +139,7 @@ enum ImageSource {
             throw Failure(message: "\(SceneText.quote(source)) is not a regular file")
         }
         guard Int(info.st_size) <= maxBytes else {
-            throw Failure(message: "file \(SceneText.quote(source)) is \(info.st_size) bytes, larger than any PNG within the pixel limit")
+            throw Failure(message: "file \(SceneText.quote(source)) is \(info.st_size) bytes, larger than any image within the pixel limit")
         }
 
         let fd = open(fileReal, O_RDONLY | O_NONBLOCK)
@@ -148,7 +161,7 @@ enum ImageSource {
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             guard bytes.count <= maxBytes else {
-                throw Failure(message: "file \(SceneText.quote(source)) is larger than any PNG within the pixel limit")
+                throw Failure(message: "file \(SceneText.quote(source)) is larger than any image within the pixel limit")
             }
         }
         return bytes

@@ -15,6 +15,9 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maxNesting: Int
     /// Most entries of one `setLineDash` `lengths` array.
     public var maxDashEntries: Int
+    /// The decoded-pixel budget: the pixels of every entry of `images` added up (an animation's
+    /// frames all counted), checked from file headers before anything is allocated.
+    public var maxImagePixels: Int = 400_000_000
 
     /// Limits with the scene format's defaults unless given.
     public init(maxPixels: Int = 100_000_000, maxOps: Int = 100_000, maxPathSegments: Int = 1_000_000,

@@ -2,7 +2,8 @@
 // exactly one call on the Swift API's context", SCENE_FORMAT.md). The only
 // work done here beyond the call is building drawImage's image from its
 // attributes (crop, slice, template, flip), as a UIKit program would before
-// calling drawInRect:.
+// calling drawInRect:, and placing it: a content mode becomes the placed
+// rectangle, clipsToBounds a save / clip / restore around the draw.
 
 extension Scene {
     /// Replays every op onto `context`, in order.
@@ -37,10 +38,17 @@ extension SceneOp {
         case .stroke(let path): context.stroke(path)
         case .drawImage(let draw):
             guard let image = draw.finishedImage() else { return }
+            if draw.clipsToBounds {
+                context.saveGState()
+                context.clip(to: Path(rect: draw.bounds(of: image)))
+            }
             switch draw.placement {
+            case .rect where draw.contentMode != .scaleToFill:
+                context.draw(image, in: draw.placedRect(of: image), blendMode: draw.blendMode, alpha: draw.alpha)
             case .rect(let rect): context.draw(image, in: rect, blendMode: draw.blendMode, alpha: draw.alpha)
             case .at(let point): context.draw(image, at: point, blendMode: draw.blendMode, alpha: draw.alpha)
             }
+            if draw.clipsToBounds { context.restoreGState() }
         case .linearGradient(let start, let end, let stops, let extendStart, let extendEnd):
             context.drawLinearGradient(stops: stops, start: start, end: end, extendStart: extendStart, extendEnd: extendEnd)
         case .radialGradient(let c0, let r0, let c1, let r1, let stops, let extendStart, let extendEnd):

@@ -18,11 +18,35 @@ public struct Scene: Hashable, Sendable {
     public var images: [String: Image]
     /// The operations, in order.
     public var ops: [SceneOp]
+    /// The scene's animated images by name; `images` and the ops hold their frames at `time`.
+    public var animations: [String: AnimatedImage]
+    /// Seconds: which frame of each animated image is drawn.
+    public var time: Double
 
     /// A scene from parts (not validated: `decode` is the checked way in).
-    public init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp]) {
+    public init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp],
+                animations: [String: AnimatedImage] = [:], time: Double = 0) {
         self.size = size; self.scale = scale; self.background = background; self.images = images; self.ops = ops
+        self.animations = animations; self.time = time
     }
+
+    /// The same scene at another time: every animated image's frame at `time` (the ops of the
+    /// scene's own list; offscreen images keep the frames they were drawn with).
+    public func at(time: Double) -> Scene {
+        guard !animations.isEmpty else { var copy = self; copy.time = time; return copy }
+        var copy = self
+        copy.time = time
+        for (name, animation) in animations { copy.images[name] = animation.frame(at: time) }
+        copy.ops = ops.map { op in
+            guard case .drawImage(var draw) = op, let animation = animations[draw.imageName] else { return op }
+            draw.image = animation.frame(at: time)
+            return .drawImage(draw)
+        }
+        return copy
+    }
+
+    /// The longest duration of the scene's animated images (0 when none).
+    public var animationDuration: Double { animations.values.map(\.duration).max() ?? 0 }
 
     /// Canvas width in pixels: round(width * scale), halves up (0 when that is not a sane size).
     public var pixelWidth: Int { Scene.pixels(size.width * scale) }
@@ -44,18 +68,22 @@ public struct Scene: Hashable, Sendable {
     ///     files must stay inside it.
     ///   - limits: resource limits (canvas and image pixels, ops, path segments, nesting, dashes).
     ///   - scale: overrides the document's `scale` (the command line's `--scale`); must be > 0.
+    ///   - time: overrides the document's `time` (the command line's `--time`).
+    ///   - environment: the image codecs and the offscreen renderer (the core alone reads PNG and
+    ///     has no renderer; the Penumbra module's `SceneEnvironment.standard` has everything).
     /// - Throws: `SceneError` naming the place of the first problem found.
     public static func decode(_ json: [UInt8], baseDirectory: String, limits: ResourceLimits = .default,
-                              scale: Double? = nil) throws -> Scene {
+                              scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
         let root = try JSONValue.parse(json)
-        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits)
-        return try decoder.decodeDocument(root, scaleOverride: scale)
+        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits, environment: environment)
+        return try decoder.decodeDocument(root, scaleOverride: scale, timeOverride: time)
     }
 
-    /// Decodes and validates a whole scene given as a string; see `decode(_:baseDirectory:limits:scale:)`.
+    /// Decodes and validates a whole scene given as a string; see `decode(_:baseDirectory:limits:scale:time:environment:)`.
     public static func decode(_ json: String, baseDirectory: String, limits: ResourceLimits = .default,
-                              scale: Double? = nil) throws -> Scene {
-        try decode(Array(json.utf8), baseDirectory: baseDirectory, limits: limits, scale: scale)
+                              scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
+        try decode(Array(json.utf8), baseDirectory: baseDirectory, limits: limits, scale: scale, time: time,
+                   environment: environment)
     }
 
     /// A fresh context of the scene's pixel size, scale and background.

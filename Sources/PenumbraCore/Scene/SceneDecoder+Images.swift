@@ -1,25 +1,51 @@
-// Images: the `images` object maps a name to a source string or to
-// {"path": source, "scale": s}. Declarations are checked when the document
-// is read (types, scale > 0, source text); the bytes are read and decoded
-// with PNGCodec.decode(bytes, maxPixels:) once per name, the first time an
-// op draws it or at the end for images no op uses, so every image is
-// validated and none is decoded twice; names whose sources are the same
-// file (same real path) or the same data URI share one decoded bitmap, so
-// declaring one large PNG under many names costs its pixels once. Every failure names `images.NAME`;
-// a PNG failure carries PNGError's own message.
+// Images: the `images` object maps a name to one of the forms of
+// SCENE_FORMAT.md's "Images": a file or data URI (a string, or
+// {"path", "scale", "orientation"}), a named image {"named"}, an offscreen
+// image {"size", "ops", "scale", "opaque", "background"} or an animation
+// {"frames" or "pattern", "duration"}. Declarations are checked when the
+// document is read (types, ranges, source text); each is loaded once, the
+// first time an op or another image uses it, or at the end for images
+// nothing uses, so every image is validated. Images may use one another in
+// any order; the names being loaded form a stack, so a cycle is found when
+// a name comes round again and is reported with its members. Every failure
+// names `images.NAME`; a codec failure carries the codec's own message.
+// Loading files, named images and animations is SceneDecoder+ImageFiles.swift;
+// offscreen images are SceneDecoder+Offscreen.swift.
 
 /// One entry of `images`, checked but not yet loaded.
 struct ImageDeclaration {
     /// `images.NAME`, where errors about this image are reported.
     var location: String
-    /// A relative path or a data URI.
-    var source: String
-    /// The declared scale; nil takes the one the file name implies, or 1.
+    var form: ImageForm
+}
+
+/// What an entry of `images` is.
+enum ImageForm {
+    /// A relative path or a data URI, its declared scale (nil: the name's @2x, or 1) and orientation override.
+    case file(source: String, scale: Double?, orientation: ImageOrientation?)
+    /// `{ "named": "rocks" }`.
+    case named(String)
+    /// `{ "size", "ops", ... }`.
+    case offscreen(OffscreenDeclaration)
+    /// `{ "frames": [...] }` or `{ "pattern": "x%d.png" }` shown evenly over `duration`.
+    case animation(frames: [String]?, pattern: String?, duration: Double, location: String)
+}
+
+/// An offscreen image's declaration; its ops are decoded when it is loaded.
+struct OffscreenDeclaration {
+    var size: Size
     var scale: Double?
+    var opaque: Bool
+    var background: Color?
+    var ops: JSONReader
 }
 
 extension SceneDecoder {
-    static let imageObjectKeys: Set<String> = ["path", "scale"]
+    static let fileKeys: Set<String> = ["path", "scale", "orientation"]
+    static let offscreenKeys: Set<String> = ["size", "ops", "scale", "opaque", "background"]
+    static let animationKeys: Set<String> = ["frames", "pattern", "duration"]
+    static let imageExpectation = "an image source (a relative path or a data URI), {\"path\"}, {\"named\"}, "
+        + "{\"size\", \"ops\"} or {\"frames\" or \"pattern\", \"duration\"}"
 
     /// Reads the `images` object's declarations (no file is touched yet).
     mutating func declareImages(_ reader: JSONReader) throws {
@@ -28,70 +54,110 @@ extension SceneDecoder {
         }
         for member in object.members {
             let entry = JSONReader(member.value, at: JSONReader.location(reader.location, key: member.key))
-            let source: String, scale: Double?
-            switch member.value {
-            case .string(let s):
-                source = s; scale = nil
-            case .object:
-                let o = try entry.object(allowing: Self.imageObjectKeys)
-                source = try o.required("path").string()
-                scale = try o.optional("scale")?.positive()
-            default:
-                throw entry.typeError(expected: "an image source (a relative path or a data URI) or {\"path\", \"scale\"}")
-            }
-            if let problem = ImageSource.syntaxProblem(source) { throw entry.error(problem) }
             imageNames.append(member.key)
-            imageDeclarations[member.key] = ImageDeclaration(location: entry.location, source: source, scale: scale)
+            imageDeclarations[member.key] = ImageDeclaration(location: entry.location, form: try declaration(entry))
         }
     }
 
-    /// The image declared as `name`, read and decoded on first use.
+    private func declaration(_ entry: JSONReader) throws -> ImageForm {
+        switch entry.value {
+        case .string(let s):
+            if let problem = ImageSource.syntaxProblem(s) { throw entry.error(problem) }
+            return .file(source: s, scale: nil, orientation: nil)
+        case .object(let raw):
+            if raw["named"] != nil {
+                let o = try entry.object(allowing: ["named"])
+                let nameReader = try o.required("named")
+                let name = try nameReader.string()
+                if let problem = ImageSource.syntaxProblem(name) { throw nameReader.error(problem) }
+                guard !ImageSource.isDataURI(name) else { throw nameReader.error("a named image is a file name, not a data URI") }
+                return .named(name)
+            }
+            if raw["ops"] != nil || raw["size"] != nil {
+                let o = try entry.object(allowing: Self.offscreenKeys)
+                let sizeReader = try o.required("size")
+                let items = try sizeReader.array()
+                guard items.count == 2 else { throw sizeReader.typeError(expected: "[width, height]") }
+                let size = Size(width: try items[0].positive(), height: try items[1].positive())
+                let ops = try o.required("ops")
+                guard case .array = ops.value else { throw ops.typeError(expected: "an array of ops") }
+                return .offscreen(OffscreenDeclaration(
+                    size: size, scale: try o.optional("scale")?.positive(), opaque: try o.optional("opaque")?.bool() ?? false,
+                    background: try o.optional("background")?.color(), ops: ops))
+            }
+            if raw["frames"] != nil || raw["pattern"] != nil || raw["duration"] != nil {
+                let o = try entry.object(allowing: Self.animationKeys)
+                let duration = try o.required("duration").positive()
+                switch (o.optional("frames"), o.optional("pattern")) {
+                case (let f?, nil):
+                    let items = try f.array()
+                    guard !items.isEmpty else { throw f.error("an animation needs at least one frame") }
+                    let sources = try items.map { item -> String in
+                        let s = try item.string()
+                        if let problem = ImageSource.syntaxProblem(s) { throw item.error(problem) }
+                        return s
+                    }
+                    return .animation(frames: sources, pattern: nil, duration: duration, location: f.location)
+                case (nil, let p?):
+                    let pattern = try p.string()
+                    guard let parts = Self.patternParts(pattern) else {
+                        throw p.error("a pattern holds exactly one %d and no other %, got \(SceneText.quote(pattern))")
+                    }
+                    if let problem = ImageSource.syntaxProblem(parts.prefix + "1" + parts.suffix) {
+                        throw p.error(problem)
+                    }
+                    return .animation(frames: nil, pattern: pattern, duration: duration, location: p.location)
+                case (nil, nil): throw entry.error("an animation needs \"frames\" or \"pattern\"")
+                case (_?, _?): throw entry.error("an animation takes \"frames\" or \"pattern\", not both")
+                }
+            }
+            let o = try entry.object(allowing: Self.fileKeys)
+            let source = try o.required("path").string()
+            if let problem = ImageSource.syntaxProblem(source) { throw entry.error(problem) }
+            return .file(source: source, scale: try o.optional("scale")?.positive(),
+                         orientation: try o.optional("orientation")?.choice(ImageOrientation.self))
+        default:
+            throw entry.typeError(expected: Self.imageExpectation)
+        }
+    }
+
+    /// The image declared as `name` (an animation's frame at the scene's time), loaded on first use.
     mutating func image(named name: String) throws -> Image {
         if let image = loadedImages[name] { return image }
         guard let declaration = imageDeclarations[name] else {
             throw SceneError(location: "images", message: "no image named \(SceneText.quote(name))")
         }
+        if let at = loading.firstIndex(of: name) {
+            let cycle = (loading[at...] + [name]).map(SceneText.quote).joined(separator: " -> ")
+            throw SceneError(location: declaration.location, message: "the images draw one another in a cycle: \(cycle)")
+        }
+        loading.append(name)
+        defer { loading.removeLast() }
         let fail = { (message: String) in SceneError(location: declaration.location, message: message) }
 
-        let resolved: ImageSource.Resolved
-        do {
-            resolved = try ImageSource.resolve(declaration.source, baseDirectory: baseDirectory)
-        } catch let failure as ImageSource.Failure {
-            throw fail(failure.message)
+        let image: Image
+        switch declaration.form {
+        case .file(let source, let scale, let orientation):
+            let loaded = try loadFile(source, orientation: orientation, animated: true, fail: fail)
+            let s = scale ?? ImageSource.impliedScale(source) ?? 1
+            if loaded.frames.count > 1 {
+                let frames = loaded.frames.map { Image(bitmap: $0, scale: s) }
+                let animation = AnimatedImage(frames: frames, frameDurations: loaded.durations)
+                animations[name] = animation
+                image = animation.frame(at: time)
+            } else {
+                image = Image(bitmap: loaded.frames[0], scale: s)
+            }
+        case .named(let base):
+            image = try loadNamed(base, fail: fail)
+        case .offscreen(let offscreen):
+            image = try renderOffscreen(offscreen, name: name, location: declaration.location)
+        case .animation(let frames, let pattern, let duration, let location):
+            let animation = try loadAnimation(frames: frames, pattern: pattern, duration: duration, location: location)
+            animations[name] = animation
+            image = animation.frame(at: time)
         }
-
-        let bitmap: Bitmap
-        if let shared = bitmapsBySource[resolved.identity] {
-            bitmap = shared
-        } else {
-            let bytes: [UInt8]
-            do {
-                bytes = try resolved.bytes(maxBytes: maxImageFileBytes)
-            } catch let failure as ImageSource.Failure {
-                throw fail(failure.message)
-            }
-            do {
-                bitmap = try PNGCodec.decode(bytes, maxPixels: limits.maxPixels)
-            } catch let error as PNGError {
-                throw fail(error.message)
-            } catch {
-                throw fail("\(error)")
-            }
-            guard bitmap.width > 0, bitmap.height > 0,
-                  bitmap.width.multipliedReportingOverflow(by: bitmap.height).partialValue <= limits.maxPixels else {
-                throw fail("the image is \(bitmap.width) x \(bitmap.height) pixels, over the limit of \(limits.maxPixels) pixels")
-            }
-            bitmapsBySource[resolved.identity] = bitmap
-        }
-        let image = Image(bitmap: bitmap, scale: declaration.scale ?? ImageSource.impliedScale(declaration.source) ?? 1)
         loadedImages[name] = image
         return image
-    }
-
-    /// The largest image file read: 8 bytes a pixel (16-bit RGBA) at the pixel limit, plus 64 MiB
-    /// for filter bytes, chunk overhead and ancillary chunks.
-    private var maxImageFileBytes: Int {
-        let (product, overflow) = max(0, limits.maxPixels).multipliedReportingOverflow(by: 8)
-        return overflow ? Int.max : product.addingReportingOverflow(64 << 20).overflow ? Int.max : product + (64 << 20)
     }
 }

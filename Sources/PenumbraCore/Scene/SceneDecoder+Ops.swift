@@ -13,6 +13,8 @@
 //   unless `renderingMode` is "template"; `resizingMode` is an error without
 //   `capInsets`; `flipped` accepts only "horizontal".
 // - Cap insets larger than the image are accepted (the Image API allows them).
+// - `contentMode` with `at` is an error (the format gives it only with `rect`);
+//   `interpolation` is validated and carried, not yet read by the renderers.
 
 extension SceneDecoder {
     /// Each op's fields, besides "op".
@@ -24,7 +26,7 @@ extension SceneDecoder {
         "setLineCap": ["cap"], "setLineJoin": ["join"], "setMiterLimit": ["limit"],
         "setLineDash": ["phase", "lengths"], "clip": ["path", "rule"], "fill": ["path", "rule"], "stroke": ["path"],
         "drawImage": ["image", "rect", "at", "blendMode", "alpha", "crop", "capInsets", "resizingMode",
-                      "renderingMode", "tint", "flipped"],
+                      "renderingMode", "tint", "flipped", "contentMode", "clipsToBounds", "interpolation"],
         "linearGradient": ["start", "end", "stops", "extend"],
         "radialGradient": ["startCenter", "startRadius", "endCenter", "endRadius", "stops", "extend"],
     ]
@@ -154,8 +156,18 @@ extension SceneDecoder {
             flipped = true
         }
 
-        return DrawImageOp(imageName: name, image: try image(named: name), placement: placement,
-                           blendMode: blendMode, alpha: alpha, crop: crop, slicing: slicing,
-                           renderingMode: renderingMode, tint: tint, flippedHorizontally: flipped)
+        var contentMode = ContentMode.scaleToFill
+        if let mode = o.optional("contentMode") {
+            guard case .rect = placement else { throw mode.error("\"contentMode\" needs \"rect\"") }
+            contentMode = try mode.choice(ContentMode.self)
+        }
+        let clips = try o.optional("clipsToBounds")?.bool() ?? false
+        let interpolation = try o.optional("interpolation")?.choice(ImageInterpolation.self) ?? .default
+
+        var op = DrawImageOp(imageName: name, image: try image(named: name), placement: placement,
+                             blendMode: blendMode, alpha: alpha, crop: crop, slicing: slicing,
+                             renderingMode: renderingMode, tint: tint, flippedHorizontally: flipped)
+        op.contentMode = contentMode; op.clipsToBounds = clips; op.interpolation = interpolation
+        return op
     }
 }

@@ -16,6 +16,11 @@
 struct SceneDecoder {
     let baseDirectory: String
     let limits: ResourceLimits
+    let environment: SceneEnvironment
+    /// The canvas scale (set once the document's scale is read; named images and offscreen images use it).
+    var scale: Double = 1
+    /// The scene's `time`: which frame of each animation is drawn.
+    var time: Double = 0
 
     /// Path elements counted so far over the whole scene.
     var pathSegmentCount = 0
@@ -25,8 +30,16 @@ struct SceneDecoder {
     var imageNames: [String] = []
     /// Images read and decoded so far, by name.
     var loadedImages: [String: Image] = [:]
-    /// Decoded pixels by source identity (a file's real path or a data URI), shared between names.
-    var bitmapsBySource: [String: Bitmap] = [:]
+    /// Decoded files by source identity (a file's real path or a data URI), shared between names.
+    var filesBySource: [String: LoadedFile] = [:]
+    /// Animations by name (their frame at `time` is in `loadedImages`).
+    var animations: [String: AnimatedImage] = [:]
+    /// Names being loaded, outermost first (cycle detection, offscreen chains).
+    var loading: [String] = []
+    /// Pixels of the images decoded so far (the decoded-pixel budget).
+    var imagePixelsSpent = 0
+    /// Ops decoded so far, the scene's and its offscreen images' together.
+    var opCount = 0
 
     /// `save` counts per open layer; element 0 is the base level (outside any layer).
     private var openSaves: [Int] = [0]
@@ -35,13 +48,13 @@ struct SceneDecoder {
     /// Saves plus layers open now.
     private var nestingDepth = 0
 
-    init(baseDirectory: String, limits: ResourceLimits) {
-        self.baseDirectory = baseDirectory; self.limits = limits
+    init(baseDirectory: String, limits: ResourceLimits, environment: SceneEnvironment = .core) {
+        self.baseDirectory = baseDirectory; self.limits = limits; self.environment = environment
     }
 
-    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops"]
+    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops", "time"]
 
-    mutating func decodeDocument(_ root: JSONValue, scaleOverride: Double?) throws -> Scene {
+    mutating func decodeDocument(_ root: JSONValue, scaleOverride: Double?, timeOverride: Double? = nil) throws -> Scene {
         let top = JSONReader(root, at: "")
         guard case .object = root else { throw top.error("a scene must be a JSON object, got \(root.kindDescription)") }
         let doc = try top.object(allowing: Self.documentKeys)
@@ -69,15 +82,37 @@ struct SceneDecoder {
             scale = scaleOverride
         }
         try checkCanvas(size: size, scale: scale, at: sizeReader)
+        self.scale = scale
+        time = try doc.optional("time")?.number() ?? 0
+        if let timeOverride {
+            guard timeOverride.isFinite else {
+                throw SceneError(location: "time", message: "the time given to the decoder must be a finite number")
+            }
+            time = timeOverride
+        }
         let background = try doc.optional("background")?.color()
         if let images = doc.optional("images") { try declareImages(images) }
 
         let opsReader = try doc.required("ops")
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }
+        let ops = try decodeOpList(opsReader)
+        for name in imageNames where loadedImages[name] == nil { _ = try image(named: name) }
+        return Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops,
+                     animations: animations, time: time)
+    }
+
+    /// Decodes an array of ops with its own save / layer structure (the scene's, or an offscreen
+    /// image's); the ops count towards the scene's `maxOps`.
+    mutating func decodeOpList(_ opsReader: JSONReader) throws -> [SceneOp] {
         let opReaders = try opsReader.array()
-        guard opReaders.count <= limits.maxOps else {
-            throw opsReader.error("\(opReaders.count) ops, over the limit of \(limits.maxOps)")
+        opCount += opReaders.count
+        guard opCount <= limits.maxOps else {
+            if opCount == opReaders.count { throw opsReader.error("\(opReaders.count) ops, over the limit of \(limits.maxOps)") }
+            throw opsReader.error("\(opReaders.count) more ops bring the scene to \(opCount), over the limit of \(limits.maxOps)")
         }
+        let saved = (openSaves, openLayers, nestingDepth)
+        (openSaves, openLayers, nestingDepth) = ([0], [], 0)
+        defer { (openSaves, openLayers, nestingDepth) = saved }
         var ops: [SceneOp] = []
         ops.reserveCapacity(opReaders.count)
         for (index, reader) in opReaders.enumerated() {
@@ -85,8 +120,7 @@ struct SceneDecoder {
             try checkStructure(op, index: index, at: reader)
             ops.append(op)
         }
-        for name in imageNames where loadedImages[name] == nil { _ = try image(named: name) }
-        return Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops)
+        return ops
     }
 
     /// The canvas is round(size * scale) pixels: at least 1 x 1 and at most `maxPixels`,

@@ -90,6 +90,12 @@ public struct DrawImageOp: Hashable, Sendable {
     public var tint: Color?
     /// Mirror the finished drawing within its rectangle (`flipped: "horizontal"`).
     public var flippedHorizontally: Bool
+    /// Where the image goes in `rect` (only with `.rect`; `.scaleToFill` is the rect itself).
+    public var contentMode: ContentMode = .scaleToFill
+    /// Clip the draw (and its shadow) to the rect, or to the natural rect with `.at`.
+    public var clipsToBounds: Bool = false
+    /// The requested sampling; carried for the renderers, which do not read it yet.
+    public var interpolation: ImageInterpolation = .default
 
     /// A drawImage op; attributes default to a plain draw.
     public init(imageName: String, image: Image, placement: Placement, blendMode: BlendMode? = nil, alpha: Double = 1,
@@ -114,5 +120,18 @@ public struct DrawImageOp: Hashable, Sendable {
         if renderingMode == .template { result = result.withRenderingMode(.template, tint: tint) }
         if flippedHorizontally { result = result.flippedHorizontally() }
         return result
+    }
+
+    /// The bounds of the draw: the rect, or the natural rect of `image` at the point.
+    public func bounds(of image: Image) -> Rect {
+        switch placement {
+        case .rect(let rect): return rect
+        case .at(let p): return Rect(x: p.x, y: p.y, width: image.size.width, height: image.size.height)
+        }
+    }
+
+    /// Where `image` (the finished image) is drawn: the bounds placed by the content mode.
+    public func placedRect(of image: Image) -> Rect {
+        contentMode.placedRect(imageSize: image.size, in: bounds(of: image))
     }
 }

@@ -1,0 +1,44 @@
+// Offscreen images: `{ "size", "ops", "scale", "opaque", "background" }` is
+// UIGraphicsBeginImageContextWithOptions ... GetImageFromCurrentImageContext.
+// Its ops are decoded like the scene's own (same checks, same limits: they
+// count towards the scene's op and path-segment totals, and its pixels
+// towards the decoded-pixel budget) and drawn, when the image is first
+// used, by the renderer the environment supplies (the CPU reference
+// renderer in `SceneEnvironment.standard`), exactly as a scene of that size,
+// scale, background and ops. `opaque: true` without a background starts
+// black, as an opaque bitmap context does. A chain of offscreen images
+// drawing one another holds at most 16.
+
+extension SceneDecoder {
+    static let maxOffscreenChain = 16
+
+    mutating func renderOffscreen(_ offscreen: OffscreenDeclaration, name: String, location: String) throws -> Image {
+        let fail = { (message: String) in SceneError(location: location, message: message) }
+        let chain = loading.filter { n in
+            if case .offscreen = imageDeclarations[n]?.form { return true }
+            return false
+        }
+        guard chain.count <= Self.maxOffscreenChain else {
+            throw fail("a chain of more than \(Self.maxOffscreenChain) offscreen images drawing one another: "
+                + chain.map(SceneText.quote).joined(separator: " -> "))
+        }
+        let s = offscreen.scale ?? scale
+        let w = roundHalfUp(offscreen.size.width * s), h = roundHalfUp(offscreen.size.height * s)
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1, w * h <= Double(limits.maxPixels) else {
+            throw fail("the offscreen image is \(SceneText.number(w)) x \(SceneText.number(h)) pixels; it must be at least "
+                + "1 x 1 and at most \(limits.maxPixels) pixels")
+        }
+        try spendImagePixels(Int(w * h), what: "its \(Int(w)) x \(Int(h)) pixels", fail: fail)
+        let ops = try decodeOpList(offscreen.ops)
+        guard let render = environment.renderOffscreen else {
+            throw fail("offscreen images need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
+        }
+        let background = offscreen.background ?? (offscreen.opaque ? Color(red: 0, green: 0, blue: 0, alpha: 1) : nil)
+        let scene = Scene(size: offscreen.size, scale: s, background: background, ops: ops)
+        do {
+            return Image(bitmap: try render(scene.displayList()), scale: s)
+        } catch {
+            throw fail("the offscreen image could not be rendered: \(error)")
+        }
+    }
+}
