@@ -47,8 +47,16 @@ public struct Scene: Hashable, Sendable {
     /// - Throws: `SceneError` naming the place of the first problem found.
     public static func decode(_ json: [UInt8], baseDirectory: String, limits: ResourceLimits = .default,
                               scale: Double? = nil) throws -> Scene {
+        try decode(json, sources: ImageSources(baseDirectory: baseDirectory), limits: limits, scale: scale)
+    }
+
+    /// Decodes and validates a whole scene whose images are looked up in `sources` (a folder,
+    /// or none, and files held in memory named `part:NAME`); otherwise as
+    /// `decode(_:baseDirectory:limits:scale:)`.
+    public static func decode(_ json: [UInt8], sources: ImageSources, limits: ResourceLimits = .default,
+                              scale: Double? = nil) throws -> Scene {
         let root = try JSONValue.parse(json)
-        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits)
+        var decoder = SceneDecoder(sources: sources, limits: limits)
         return try decoder.decodeDocument(root, scaleOverride: scale)
     }
 

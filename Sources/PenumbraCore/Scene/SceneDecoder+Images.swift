@@ -55,7 +55,7 @@ extension SceneDecoder {
 
         let resolved: ImageSource.Resolved
         do {
-            resolved = try ImageSource.resolve(declaration.source, baseDirectory: baseDirectory)
+            resolved = try ImageSource.resolve(declaration.source, in: sources)
         } catch let failure as ImageSource.Failure {
             throw fail(failure.message)
         }

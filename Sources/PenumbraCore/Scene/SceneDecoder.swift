@@ -14,7 +14,7 @@
 
 /// Decodes one scene document; single use.
 struct SceneDecoder {
-    let baseDirectory: String
+    let sources: ImageSources
     let limits: ResourceLimits
 
     /// Path elements counted so far over the whole scene.
@@ -35,8 +35,8 @@ struct SceneDecoder {
     /// Saves plus layers open now.
     private var nestingDepth = 0
 
-    init(baseDirectory: String, limits: ResourceLimits) {
-        self.baseDirectory = baseDirectory; self.limits = limits
+    init(sources: ImageSources, limits: ResourceLimits) {
+        self.sources = sources; self.limits = limits
     }
 
     static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops"]
