@@ -76,6 +76,9 @@ public final class RenderServer: Sendable {
         logger.info("stopped")
     }
 
+    /// What /readyz says: the renderers are warm and the server is not draining.
+    public var isReady: Bool { service.isReady && !draining.value }
+
     /// Starts the graceful shutdown, as SIGTERM would.
     public func shutdown() async {
         shutdownRequested.store(true, ordering: .relaxed)

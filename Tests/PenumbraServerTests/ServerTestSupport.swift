@@ -24,9 +24,10 @@ enum ServerFixtures {
          "ops":[{"op":"setFillColor","color":"#2050C0"},{"op":"setFillColor","color":"not-a-colour"}]}
         """.utf8)
 
-    /// A scene that takes seconds on the CPU: `count` canvas-sized shadows with a long blur.
-    static func heavy(count: Int = 400) -> [UInt8] {
-        var ops = ["{\"op\":\"setShadow\",\"offset\":[3,3],\"blur\":60,\"color\":\"#00000080\"}"]
+    /// A scene of `count` large fills (a few milliseconds each on the CPU): thousands take seconds,
+    /// and a cancelled render stops within one fill.
+    static func heavy(count: Int = 2000) -> [UInt8] {
+        var ops: [String] = []
         for i in 0..<count {
             let x = i % 50
             let grey = String(format: "%02X", (i * 7) % 256)
