@@ -133,18 +133,23 @@ public final class RenderService: Sendable {
         let firstError = Mutex<Error?>(nil)
         for index in 0..<configuration.workers {
             let thread = Thread { [self] in
-                let worker: Worker
-                do { worker = try Worker(backend: configuration.backend) } catch {
-                    if index == 0 { firstError.withLock { $0 = error } }
+                // The worker (and its GL context) lives inside `serve`; EGL's thread state is freed
+                // after it is gone, and only then does shutdown() learn that the thread ended.
+                func serve() {
+                    let worker: Worker
+                    do { worker = try Worker(backend: configuration.backend) } catch {
+                        if index == 0 { firstError.withLock { $0 = error } }
+                        state.withLock { $0.failedWorkers += 1 }
+                        if index == 0 { first.signal() }
+                        return
+                    }
+                    state.withLock { $0.readyWorkers += 1 }
                     if index == 0 { first.signal() }
-                    self.state.withLock { $0.failedWorkers += 1 }
-                    self.stopped.signal()
-                    return
+                    runWorker(worker)
                 }
-                self.state.withLock { $0.readyWorkers += 1 }
-                if index == 0 { first.signal() }
-                self.runWorker(worker)
-                self.stopped.signal()
+                serve()
+                EGLThreadState.release()
+                stopped.signal()
             }
             thread.name = "penumbra.render.\(index)"
             thread.stackSize = 8 << 20
