@@ -10,6 +10,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Penumbra
 import PenumbraRequests
 import ServiceLifecycle
@@ -49,8 +50,12 @@ public final class RenderServer: Sendable {
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
         let router = ServerRoutes(endpoint: endpoint, draining: draining).router()
+        // A connection idle this long is closed (slow or stalled clients cannot hold sockets); it is
+        // longer than a request's deadline, so it never cuts a request that is still within it.
+        let idle = TimeAmount.milliseconds(Int64(max(30_000, configuration.timeoutMilliseconds + 5_000)))
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "penumbra"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
