@@ -1,6 +1,7 @@
 -- wrk script: POSTs the scene files named in SCENES (colon-separated), round-robin, as
--- application/json to the path in RENDER_PATH (default /v1/render). With STOP_AFTER set, each
--- wrk thread stops after that many responses, so a run is bounded in count as well as by -d.
+-- application/json to the path in RENDER_PATH (default /v1/render). With STOP_AFTER set (use
+-- one wrk thread), wrk exits after that many responses, printing the status counts (wrk itself
+-- would sleep out the whole -d), so a run is bounded in count as well as by -d.
 -- Non-2xx responses are counted and reported at the end.
 local bodies = {}
 for path in string.gmatch(os.getenv("SCENES") or "", "[^:]+") do
@@ -30,7 +31,12 @@ end
 function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
   seen = seen + 1
-  if stop_after > 0 and seen >= stop_after then wrk.thread:stop() end
+  if stop_after > 0 and seen >= stop_after then
+    for status, n in pairs(statuses) do io.write(string.format("status %d: %d\n", status, n)) end
+    io.write(string.format("stopped after %d responses\n", seen))
+    io.stdout:flush()
+    os.exit(0)
+  end
 end
 
 function done(summary, latency, requests)

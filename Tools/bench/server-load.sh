@@ -29,6 +29,7 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}
 echo "== in-process (penumbra bench, CPU, render + PNG) =="
 "$bin" bench Examples/hypnosis.json Examples/decorator.json --backend cpu --seconds 5 --json || true
 
+if [ -z "${SKIP_LOAD:-}" ]; then
 echo "== load: cache off, every request renders =="
 start_server --cache-bytes 0
 for scene in hypnosis decorator; do
@@ -38,6 +39,7 @@ for scene in hypnosis decorator; do
   done
 done
 stop_server
+fi
 
 echo "== soak: $soak requests (small scenes and a rejected one, cache off) =="
 start_server --cache-bytes 0
@@ -47,6 +49,9 @@ soak_scenes="/tmp/penumbra-soak-small.json:Examples/star.json:/tmp/penumbra-soak
 echo "rss_start_kb $(rss_kb)"
 SCENES="$soak_scenes" STOP_AFTER=1000 wrk -t1 -c8 -d120s -s "$lua" "http://127.0.0.1:$port"
 echo "rss_after_1000_kb $(rss_kb)"
-SCENES="$soak_scenes" STOP_AFTER=$((soak - 1000)) wrk -t1 -c8 -d1800s -s "$lua" "http://127.0.0.1:$port"
+start=$(date +%s.%N)
+SCENES="$soak_scenes" STOP_AFTER=$((soak - 1000)) wrk -t1 -c8 -d1200s -s "$lua" "http://127.0.0.1:$port"
+echo "soak_seconds $(echo "$(date +%s.%N) - $start" | bc)"
 echo "rss_end_kb $(rss_kb)"
+curl -s "http://127.0.0.1:$port/metrics" | grep -E '^penumbra_http_requests_total|^process_resident' || true
 stop_server
