@@ -12,6 +12,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The render server's stack (linked only by PenumbraServer, so by `penumbra serve`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: System libraries (a missing one names its Debian package)
@@ -50,9 +57,25 @@ let package = Package(
             ]),
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO"], path: "Sources/Penumbra"),
+        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore", "PenumbraIO"], path: "Sources/PenumbraRequests",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(
+            name: "PenumbraServer",
+            dependencies: [
+                "Penumbra", "PenumbraRequests",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/PenumbraServer", swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "penumbra",
-            dependencies: ["Penumbra", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Penumbra", "PenumbraServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
 
         // MARK: Tests
@@ -65,6 +88,10 @@ let package = Package(
         .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
+        .testTarget(
+            name: "PenumbraServerTests",
+            dependencies: ["PenumbraServer", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/PenumbraServerTests", swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v5]
 )

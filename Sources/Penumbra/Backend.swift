@@ -70,7 +70,10 @@ final class AutoRenderer: Renderer {
     init(gpu: GPURenderer) { self.gpu = gpu }
     /// The GPU's renderer string.
     var name: String { gpu.name }
-    func render(_ list: DisplayList) throws -> Bitmap {
-        do { return try gpu.render(list) } catch is BackendUnavailable { return try cpu.render(list) }
+    func render(_ list: DisplayList) throws -> Bitmap { try render(list, cancellation: nil) }
+    func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
+        do { return try gpu.render(list, cancellation: cancellation) } catch is BackendUnavailable {
+            return try cpu.render(list, cancellation: cancellation)
+        }
     }
 }

@@ -19,8 +19,13 @@ public final class CPURenderer: Renderer {
 
     /// Renders the list into a new premultiplied bitmap.
     public func render(_ list: DisplayList) throws -> Bitmap {
+        try render(list, cancellation: nil)
+    }
+
+    /// Renders the list, checking `cancellation` between draws.
+    public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         var frame = CPUFrame(list: list)
-        frame.run()
+        try frame.run(cancellation: cancellation)
         return frame.target.bitmap
     }
 }
@@ -48,8 +53,9 @@ struct CPUFrame {
         plans = PlanAhead(list)
     }
 
-    mutating func run() {
+    mutating func run(cancellation: RenderCancellation? = nil) throws {
         for command in list.commands {
+            try cancellation?.check()
             switch command {
             case .fill(_, let color, let state):
                 draw(SolidShader(color), state)

@@ -186,3 +186,10 @@ final class EGLHeadlessContext {
         return names[code] ?? "unknown EGL error"
     }
 }
+
+/// EGL's per-thread state.
+public enum EGLThreadState {
+    /// Frees EGL's state for the calling thread: call it on a thread that made renderers, after
+    /// they are gone, before the thread ends (a render server's worker).
+    public static func release() { _ = eglReleaseThread() }
+}

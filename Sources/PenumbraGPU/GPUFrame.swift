@@ -45,8 +45,9 @@ final class GPUFrame {
         plans = PlanAhead(list)
     }
 
-    func run() throws {
+    func run(cancellation: RenderCancellation? = nil) throws {
         for (index, command) in list.commands.enumerated() {
+            try cancellation?.check()
             switch command {
             case .fill(let shape, let color, let state):
                 try draw(.solid(color.premultiplied8), state)

@@ -104,8 +104,13 @@ public final class GPURenderer: Renderer {
     /// Renders the list into a new premultiplied bitmap. Throws `BackendUnavailable` when the
     /// canvas (or a layer or shadow plane) exceeds the GPU's texture size.
     public func render(_ list: DisplayList) throws -> Bitmap {
+        try render(list, cancellation: nil)
+    }
+
+    /// Renders the list, checking `cancellation` between draws.
+    public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         // Waiting at once: glReadPixels straight into the bitmap (one copy, not two via a buffer).
-        try draw(list) { try GLReadbackBuffers.read($0, width: list.width, height: list.height) }
+        try draw(list, cancellation: cancellation) { try GLReadbackBuffers.read($0, width: list.width, height: list.height) }
     }
 
     /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
@@ -117,7 +122,8 @@ public final class GPURenderer: Renderer {
 
     /// Runs the list's commands into a canvas from the pool and hands it to `readBack` before
     /// the render's surfaces go back to the pool.
-    private func draw<T>(_ list: DisplayList, readBack: (GLTarget) throws -> T) throws -> T {
+    private func draw<T>(_ list: DisplayList, cancellation: RenderCancellation? = nil,
+                         readBack: (GLTarget) throws -> T) throws -> T {
         try egl.makeCurrent()
         readbacks.collectAbandoned()
         let lease = GLLease(pool: pool)
@@ -127,7 +133,7 @@ public final class GPURenderer: Renderer {
         }
         let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
                                  sparseLimit: sparseLimit)
-        try frame.run()
+        try frame.run(cancellation: cancellation)
         let result = try readBack(frame.target)
         try GPURenderer.checkGLError("render")
         return result

@@ -49,7 +49,7 @@ enum GPUTestSupport {
         let out = try gpu.render(list)
         guard let diff = ImageDifference(cpu, out) else { throw RenderError("size mismatch") }
         print("parity \(name): \(diff)")
-        if !diff.meetsParityContract {
+        if !diff.isExact {
             try? FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             try? Data(PNGCodec.encode(cpu)).write(to: output.appendingPathComponent("\(name)-cpu.png"))
             try? Data(PNGCodec.encode(out)).write(to: output.appendingPathComponent("\(name)-gpu.png"))
@@ -60,10 +60,12 @@ enum GPUTestSupport {
         return diff
     }
 
+    /// Byte identity, except for a list that draws a radial gradient (the one paint still in Float,
+    /// docs/ARITHMETIC.md), which is held to within one level.
     static func assertParity(_ list: DisplayList, name: String, gpu: GPURenderer,
                              file: StaticString = #filePath, line: UInt = #line) throws {
         let diff = try compare(list, name: name, gpu: gpu)
-        XCTAssertTrue(diff.meetsParityContract, "\(name) breaks the parity contract: \(diff); images in \(output.path)",
-                      file: file, line: line)
+        XCTAssertTrue(DifferentialFuzzTests.agrees(diff, list),
+                      "\(name) is not byte-identical: \(diff); images in \(output.path)", file: file, line: line)
     }
 }

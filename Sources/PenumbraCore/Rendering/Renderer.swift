@@ -8,6 +8,9 @@ public protocol Renderer: AnyObject {
     var name: String { get }
     /// Renders the list into a new bitmap of its size.
     func render(_ list: DisplayList) throws -> Bitmap
+    /// Renders the list, stopping between draws with `RenderCancelled` once `cancellation` is set
+    /// (RenderCancellation.swift has a default that checks only before and after).
+    func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap
 }
 
 /// A failure while rendering (as opposed to a rejected input).

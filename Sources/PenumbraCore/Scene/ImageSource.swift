@@ -15,6 +15,11 @@
 // data URIs are refused, as are media type parameters; a file larger than
 // any image within the pixel limit could sensibly be (8 bytes a pixel plus
 // 64 MiB) is refused before reading.
+//
+// Callers that hold the files in memory (the render server's multipart parts)
+// pass them in `ImageSources.parts`, named by `part:NAME` sources; a caller
+// with no folder (a server without --assets) sets no base directory, and a
+// path is then refused with a message that says so.
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +28,21 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Where a scene's image sources are looked up: a folder for relative paths, and files held
+/// in memory for `part:NAME` sources.
+public struct ImageSources: Sendable {
+    /// The folder relative paths resolve inside; nil refuses every path.
+    public var baseDirectory: String?
+    /// Files held in memory, by name, for sources written `part:NAME`; nil leaves `part:` an
+    /// ordinary relative path.
+    public var parts: [String: [UInt8]]?
+
+    /// Sources looked up in `baseDirectory` (nil: paths refused) and `parts`.
+    public init(baseDirectory: String?, parts: [String: [UInt8]]? = nil) {
+        self.baseDirectory = baseDirectory; self.parts = parts
+    }
+}
 
 /// Reading image sources; every failure is a message for the image's location.
 enum ImageSource {
@@ -83,12 +103,15 @@ enum ImageSource {
         case data(String)
         /// A file inside the scene's folder: its real path, and the source as written (for messages).
         case file(realPath: String, source: String)
+        /// A file held in memory, named `part:NAME`.
+        case part(name: String, bytes: [UInt8])
 
         /// What the source names, so that names sharing it share one decoded image.
         var identity: String {
             switch self {
             case .data(let uri): return uri
             case .file(let realPath, _): return "file:" + realPath
+            case .part(let name, _): return "part:" + name
             }
         }
 
@@ -97,14 +120,28 @@ enum ImageSource {
             switch self {
             case .data(let uri): return try ImageSource.decodeBase64(uri.utf8.dropFirst(ImageSource.dataURIPrefixLength(uri) ?? 0))
             case .file(let realPath, let source): return try ImageSource.readFile(realPath, source: source, maxBytes: maxBytes)
+            case .part(let name, let bytes):
+                guard bytes.count <= maxBytes else {
+                    throw Failure(message: "part \(SceneText.quote(name)) is \(bytes.count) bytes, larger than any PNG within the pixel limit")
+                }
+                return bytes
             }
         }
     }
 
     /// Checks `source` and finds what it names: a data URI, or a file that must exist inside the folder.
-    static func resolve(_ source: String, baseDirectory: String) throws -> Resolved {
+    static func resolve(_ source: String, in sources: ImageSources) throws -> Resolved {
         if let problem = syntaxProblem(source) { throw Failure(message: problem) }
         if isDataURI(source) { return .data(source) }
+        if let parts = sources.parts, source.hasPrefix("part:") {
+            let name = String(source.dropFirst(5))
+            guard let bytes = parts[name] else { throw Failure(message: "no part named \(SceneText.quote(name)) in the request") }
+            return .part(name: name, bytes: bytes)
+        }
+        guard let baseDirectory = sources.baseDirectory else {
+            throw Failure(message: "the path \(SceneText.quote(source)) cannot be read: no folder is set for image paths "
+                + "(use a data URI\(sources.parts == nil ? "" : " or a \"part:NAME\""))")
+        }
         return .file(realPath: try resolveFile(source, baseDirectory: baseDirectory), source: source)
     }
 

@@ -74,8 +74,17 @@ public struct Scene: Hashable, Sendable {
     /// - Throws: `SceneError` naming the place of the first problem found.
     public static func decode(_ json: [UInt8], baseDirectory: String, limits: ResourceLimits = .default,
                               scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
+        try decode(json, sources: ImageSources(baseDirectory: baseDirectory), limits: limits, scale: scale, time: time,
+                   environment: environment)
+    }
+
+    /// Decodes and validates a whole scene whose images are looked up in `sources` (a folder,
+    /// or none, and files held in memory named `part:NAME`); otherwise as
+    /// `decode(_:baseDirectory:limits:scale:time:environment:)`.
+    public static func decode(_ json: [UInt8], sources: ImageSources, limits: ResourceLimits = .default,
+                              scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
         let root = try JSONValue.parse(json)
-        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits, environment: environment)
+        var decoder = SceneDecoder(sources: sources, limits: limits, environment: environment)
         return try decoder.decodeDocument(root, scaleOverride: scale, timeOverride: time)
     }
 

@@ -22,7 +22,7 @@ extension SceneDecoder {
     mutating func loadFile(_ source: String, orientation: ImageOrientation?, animated: Bool,
                            fail: (String) -> SceneError) throws -> LoadedFile {
         let resolved: ImageSource.Resolved
-        do { resolved = try ImageSource.resolve(source, baseDirectory: baseDirectory) } catch let f as ImageSource.Failure {
+        do { resolved = try ImageSource.resolve(source, in: sources) } catch let f as ImageSource.Failure {
             throw fail(f.message)
         }
         let key = resolved.identity + "|\(orientation?.rawValue ?? "file")|\(animated)"
@@ -77,7 +77,7 @@ extension SceneDecoder {
             for ext in ["png", "jpg", "jpeg", "webp", "gif"] {
                 let file = base + (s == 1 ? "" : "@\(s)x") + "." + ext
                 tried.append(file)
-                do { _ = try ImageSource.resolve(file, baseDirectory: baseDirectory) } catch { continue }
+                do { _ = try ImageSource.resolve(file, in: sources) } catch { continue }
                 let loaded = try loadFile(file, orientation: nil, animated: false, fail: fail)
                 return Image(bitmap: loaded.frames[0], scale: Double(s))
             }
@@ -94,7 +94,7 @@ extension SceneDecoder {
             var n = 1
             while true {
                 let file = parts.prefix + String(n) + parts.suffix
-                guard (try? ImageSource.resolve(file, baseDirectory: baseDirectory)) != nil else { break }
+                guard (try? ImageSource.resolve(file, in: self.sources)) != nil else { break }
                 guard n <= 10_000 else { throw SceneError(location: location, message: "the pattern finds more than 10000 frames") }
                 sources.append((file, location)); n += 1
             }

@@ -14,7 +14,7 @@
 
 /// Decodes one scene document; single use.
 struct SceneDecoder {
-    let baseDirectory: String
+    let sources: ImageSources
     let limits: ResourceLimits
     let environment: SceneEnvironment
     /// The canvas scale (set once the document's scale is read; named images and offscreen images use it).
@@ -48,8 +48,8 @@ struct SceneDecoder {
     /// Saves plus layers open now.
     private var nestingDepth = 0
 
-    init(baseDirectory: String, limits: ResourceLimits, environment: SceneEnvironment = .core) {
-        self.baseDirectory = baseDirectory; self.limits = limits; self.environment = environment
+    init(sources: ImageSources, limits: ResourceLimits, environment: SceneEnvironment = .core) {
+        self.sources = sources; self.limits = limits; self.environment = environment
     }
 
     static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops", "time"]

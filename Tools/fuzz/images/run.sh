@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target over every image decoder and the ICC path and
-# runs it: Tools/fuzz/run.sh [SECONDS] (default 60). Exits non-zero on a crash,
+# runs it: Tools/fuzz/images/run.sh [SECONDS] (default 60). Exits non-zero on a crash,
 # leak or sanitizer report. New inputs go to a scratch copy of the corpus;
-# the committed corpus (Tools/fuzz/corpus) is read, not rewritten.
+# the committed corpus (Tools/fuzz/images/corpus) is read, not rewritten.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I ../../Sources/CJPEGShim/include -I ../../Sources/CPNG/include \
-  fuzz_decoders.c ../../Sources/CJPEGShim/penumbra_jpeg.c ../../Sources/CPNG/penumbra_png.c \
+  -I ../../../Sources/CJPEGShim/include -I ../../../Sources/CPNG/include \
+  fuzz_decoders.c ../../../Sources/CJPEGShim/penumbra_jpeg.c ../../../Sources/CPNG/penumbra_png.c \
   -ljpeg -lpng16 -lz -lwebpdemux -lwebp -lgif -llcms2 -o "$work/fuzz_decoders" 2> "$work/build.log" \
   || { cat "$work/build.log"; exit 1; }
 mkdir -p "$work/corpus"
@@ -21,7 +21,7 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
-  echo "fuzz: the target failed (status $status); reproducers copied into Tools/fuzz/" >&2
+  echo "fuzz: the target failed (status $status); reproducers copied into Tools/fuzz/images/" >&2
   cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* . 2>/dev/null || true
   exit "$status"
 fi

@@ -6,7 +6,7 @@
 // lcms2 (the input as a profile, transformed to sRGB as LCMSColorManager
 // does). Inputs are dispatched by content, like the codec registry. Pixel
 // limits mirror the scene defaults so the fuzzer looks for memory errors,
-// not for large allocations. Build and run with Tools/fuzz/run.sh.
+// not for large allocations. Build and run with Tools/fuzz/images/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

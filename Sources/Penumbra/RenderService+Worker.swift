@@ -1,0 +1,140 @@
+// The worker side of RenderService: a job's entry (its result, delivered
+// once, to a waiter that may come before or after it), the renderers a
+// worker owns, and the loop each worker thread runs.
+import Dispatch
+import Foundation
+import PenumbraCPU
+import PenumbraGPU
+import Synchronization
+
+extension RenderService {
+    /// A queued or running job and its one result.
+    final class Entry: Sendable {
+        let job: Job
+        let cancellation = RenderCancellation()
+        let arrival = ContinuousClock.now
+        private let slot = Mutex<(result: Result<Output, Error>?, waiter: CheckedContinuation<Output, Error>?)>((nil, nil))
+
+        init(job: Job) { self.job = job }
+
+        /// True once a result is set (done, failed or expired).
+        var isFinished: Bool { slot.withLock { $0.result != nil } }
+
+        /// Sets the result unless one is set already, and wakes the waiter.
+        func finish(_ result: Result<Output, Error>) {
+            let waiter = slot.withLock { slot -> CheckedContinuation<Output, Error>? in
+                guard slot.result == nil else { return nil }
+                slot.result = result
+                defer { slot.waiter = nil }
+                return slot.waiter
+            }
+            waiter?.resume(with: result)
+        }
+
+        /// Waits for the result.
+        func result() async throws -> Output {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = slot.withLock { slot -> Result<Output, Error>? in
+                    if let result = slot.result { return result }
+                    slot.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        }
+    }
+
+    /// The renderers one worker thread owns: the primary GPU renderer (if any) and a CPU one.
+    final class Worker {
+        let gpu: Renderer?
+        let cpu = CPURenderer()
+
+        /// Makes the renderers on the calling thread (the worker's) and warms them with a small
+        /// scene, so that the first request pays no set-up.
+        init(backend: Backend) throws {
+            switch backend {
+            case .cpu: gpu = nil
+            case .gpu: gpu = try Backend.makeGPURenderer()
+            case .auto: gpu = try? Backend.makeGPURenderer()
+            }
+            let warmUp = Worker.warmUpList()
+            if let gpu { _ = try gpu.render(warmUp) }
+            _ = try cpu.render(warmUp)
+        }
+
+        /// A small list touching the common paths: a background, a filled path, a shadow.
+        static func warmUpList() -> DisplayList {
+            let context = GraphicsContext(pixelWidth: 32, pixelHeight: 32, scale: 1, background: Color(red: 1, green: 1, blue: 1, alpha: 1))
+            context.setFillColor(Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 1))
+            context.setShadow(offset: Size(width: 2, height: 2), blur: 3, color: Color(red: 0, green: 0, blue: 0, alpha: 0.5))
+            context.fill(Path(ellipseIn: Rect(x: 4, y: 4, width: 20, height: 20)))
+            return context.displayList
+        }
+    }
+
+    /// The loop of one worker thread: take the oldest job, run it, until the service stops.
+    func runWorker(_ worker: Worker) {
+        while true {
+            wake.wait()
+            let next = state.withLock { state -> (entry: Entry?, stop: Bool) in
+                if state.stopping && state.queue.isEmpty { return (nil, true) }
+                guard !state.queue.isEmpty else { return (nil, false) }
+                state.running += 1
+                return (state.queue.removeFirst(), false)
+            }
+            if next.stop { return }
+            guard let entry = next.entry else { continue }
+            if !entry.isFinished {
+                entry.finish(run(entry, on: worker))
+            }
+            state.withLock { $0.running -= 1 }
+        }
+    }
+
+    /// Prepares, renders (falling back from the GPU to the CPU) and encodes one job.
+    private func run(_ entry: Entry, on worker: Worker) -> Result<Output, Error> {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let queueSeconds = seconds(started - entry.arrival)
+        do {
+            try entry.cancellation.check()
+            let list = try entry.job.prepare()
+            let prepared = clock.now
+            var backend = Backend.cpu
+            var fellBack = false
+            let bitmap: Bitmap
+            switch (entry.job.preference, worker.gpu) {
+            case (.gpu, nil):
+                throw Failure.unavailable("no GPU renderer in this server (its backend is cpu)")
+            case (.cpu, _), (.auto, nil):
+                bitmap = try worker.cpu.render(list, cancellation: entry.cancellation)
+            case (_, let gpu?):
+                do {
+                    bitmap = try gpu.render(list, cancellation: entry.cancellation)
+                    backend = .gpu
+                } catch is RenderCancelled {
+                    throw RenderCancelled()
+                } catch {
+                    fellBack = true
+                    state.withLock { $0.gpuFallbacks += 1 }
+                    bitmap = try worker.cpu.render(list, cancellation: entry.cancellation)
+                }
+            }
+            let rendered = clock.now
+            try entry.cancellation.check()
+            let bytes = try entry.job.encode(bitmap)
+            let encoded = clock.now
+            return .success(Output(bytes: bytes, backend: backend, fellBack: fellBack, queueSeconds: queueSeconds,
+                                   prepareSeconds: seconds(prepared - started), renderSeconds: seconds(rendered - prepared),
+                                   encodeSeconds: seconds(encoded - rendered)))
+        } catch is RenderCancelled {
+            return .failure(Failure.deadlineExceeded)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}

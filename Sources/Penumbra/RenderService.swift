@@ -1,0 +1,243 @@
+// RenderService: a pool of renderers behind one async call, for servers.
+//
+// Each worker is a thread of its own that owns its renderers for its whole
+// life: a GPU renderer's GL context is current on one thread only, so the
+// thread that made it is the only one that ever touches it. A worker holds
+// the primary renderer of the pool's backend (a GPU renderer, or none when
+// the pool is CPU-only) and a CPU renderer beside it: a job whose GPU render
+// fails for any reason but cancellation is rendered again on the CPU, and
+// the fallback is reported in the result (a server counts it).
+//
+// Back-pressure is explicit: at most `workers` jobs run at once and at most
+// `queueLimit` wait; one more is refused at once with `.queueFull`, so a
+// burst turns into quick refusals instead of unbounded memory and latency.
+// A job's deadline counts from its arrival, its time in the queue included:
+// when it passes, the caller gets `.deadlineExceeded` at once, a queued job
+// is taken off the queue, and a running one is stopped at its next draw by
+// its RenderCancellation, so the worker is free again within one op.
+// Cancelling the calling task does the same.
+//
+// A job is three steps on the worker's thread: `prepare` (decode a scene
+// into a display list), render, and `encode`; each is timed. Decoding on
+// the worker keeps parsing and image decoding off the server's event loops
+// and inside the same bound on concurrency.
+import Dispatch
+import Foundation
+import PenumbraCPU
+import PenumbraGPU
+import Synchronization
+
+/// A pool of renderers, one per worker thread, with a bounded queue and per-job deadlines.
+public final class RenderService: Sendable {
+    /// How the pool is made.
+    public struct Configuration: Sendable {
+        /// The primary backend of every worker: `.cpu`, `.gpu` (fails to start without one), or
+        /// `.auto` (a GPU when one can be made, else the CPU).
+        public var backend: Backend
+        /// Renders that run at once, each on its own thread and renderer (at least 1).
+        public var workers: Int
+        /// Jobs that may wait for a worker; one more is refused with `.queueFull`.
+        public var queueLimit: Int
+
+        /// A pool of `workers` workers (default: the cores) and a queue of `queueLimit`.
+        public init(backend: Backend = .auto, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    queueLimit: Int = 64) {
+            self.backend = backend; self.workers = max(1, workers); self.queueLimit = max(0, queueLimit)
+        }
+    }
+
+    /// Which renderer a job asks for.
+    public enum Preference: String, Sendable, Hashable, CaseIterable {
+        /// The worker's primary renderer.
+        case auto
+        /// The CPU renderer.
+        case cpu
+        /// The GPU renderer (refused with `.unavailable` in a pool without one).
+        case gpu
+    }
+
+    /// One render: how to get the display list, which renderer, the deadline, how to encode.
+    public struct Job: Sendable {
+        /// Makes the display list on the worker's thread (decoding a scene); its errors are the job's.
+        public var prepare: @Sendable () throws -> DisplayList
+        /// The renderer to use.
+        public var preference: Preference
+        /// When the job must be done, counted from its arrival; nil: no deadline.
+        public var deadline: ContinuousClock.Instant?
+        /// Turns the pixels into the bytes to deliver (PNG, ...).
+        public var encode: @Sendable (Bitmap) throws -> [UInt8]
+
+        /// A job; `encode` defaults to PNG.
+        public init(preference: Preference = .auto, deadline: ContinuousClock.Instant? = nil,
+                    prepare: @escaping @Sendable () throws -> DisplayList,
+                    encode: @escaping @Sendable (Bitmap) throws -> [UInt8] = { try PNGCodec.encode($0) }) {
+            self.prepare = prepare; self.preference = preference; self.deadline = deadline; self.encode = encode
+        }
+    }
+
+    /// A finished job.
+    public struct Output: Sendable {
+        /// The encoded image.
+        public var bytes: [UInt8]
+        /// The backend that rendered it (`.cpu` or `.gpu`).
+        public var backend: Backend
+        /// True when a GPU render failed and the CPU rendered the job instead.
+        public var fellBack: Bool
+        /// Seconds spent waiting for a worker, preparing, rendering and encoding.
+        public var queueSeconds: Double, prepareSeconds: Double, renderSeconds: Double, encodeSeconds: Double
+    }
+
+    /// Why a job was not done (its own errors, from `prepare` or `encode`, pass through as they are).
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The queue already holds `queueLimit` jobs.
+        case queueFull
+        /// The deadline passed before the job was done; it was stopped.
+        case deadlineExceeded
+        /// The service is stopping or stopped.
+        case shuttingDown
+        /// No renderer of the pool can take the job (a GPU asked of a pool without one).
+        case unavailable(String)
+
+        public var description: String {
+            switch self {
+            case .queueFull: return "the render queue is full"
+            case .deadlineExceeded: return "the request passed its deadline"
+            case .shuttingDown: return "the render service is shutting down"
+            case .unavailable(let why): return why
+            }
+        }
+    }
+
+    /// Counts for monitoring, read at any time.
+    public struct Statistics: Sendable, Hashable {
+        /// Jobs waiting for a worker.
+        public var queued: Int
+        /// Jobs running now.
+        public var inFlight: Int
+        /// Workers whose renderers are made and warmed.
+        public var readyWorkers: Int
+        /// GPU renders that failed and were done on the CPU.
+        public var gpuFallbacks: Int
+    }
+
+    let configuration: Configuration
+    let state = Mutex(PoolState())
+    let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Starts the workers; each makes and warms its renderers on its own thread (see `ready`).
+    /// Throws `BackendUnavailable` when `.gpu` is asked for and the first worker cannot make one.
+    public init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        let first = DispatchSemaphore(value: 0)
+        let firstError = Mutex<Error?>(nil)
+        for index in 0..<configuration.workers {
+            let thread = Thread { [self] in
+                // The worker (and its GL context) lives inside `serve`; EGL's thread state is freed
+                // after it is gone, and only then does shutdown() learn that the thread ended.
+                func serve() {
+                    let worker: Worker
+                    do { worker = try Worker(backend: configuration.backend) } catch {
+                        if index == 0 { firstError.withLock { $0 = error } }
+                        state.withLock { $0.failedWorkers += 1 }
+                        if index == 0 { first.signal() }
+                        return
+                    }
+                    state.withLock { $0.readyWorkers += 1 }
+                    if index == 0 { first.signal() }
+                    runWorker(worker)
+                }
+                serve()
+                EGLThreadState.release()
+                stopped.signal()
+            }
+            thread.name = "penumbra.render.\(index)"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        first.wait()
+        if let error = firstError.withLock({ $0 }) {
+            shutdown()
+            throw error
+        }
+    }
+
+    /// True when every worker has made and warmed its renderers and the service is not stopping.
+    public var isReady: Bool {
+        state.withLock { $0.readyWorkers == configuration.workers && !$0.stopping }
+    }
+
+    /// Waits (polling, for start-up only) until every worker is ready or `timeout` passes.
+    public func waitUntilReady(timeout: Duration = .seconds(60)) async -> Bool {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if isReady { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return isReady
+    }
+
+    /// The counts now.
+    public var statistics: Statistics {
+        state.withLock {
+            Statistics(queued: $0.queue.count, inFlight: $0.running, readyWorkers: $0.readyWorkers, gpuFallbacks: $0.gpuFallbacks)
+        }
+    }
+
+    /// Renders one job on a worker; throws `Failure` (queue full, deadline, shutting down,
+    /// unavailable), `RenderCancelled` never (it becomes `.deadlineExceeded`), or the job's own error.
+    public func render(_ job: Job) async throws -> Output {
+        let entry = Entry(job: job)
+        try state.withLock { state in
+            guard !state.stopping else { throw Failure.shuttingDown }
+            guard state.queue.count < configuration.queueLimit else { throw Failure.queueFull }
+            state.queue.append(entry)
+        }
+        wake.signal()
+        let watchdog: Task<Void, Never>? = job.deadline.map { deadline in
+            Task { [self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                if !Task.isCancelled { expire(entry, with: .deadlineExceeded) }
+            }
+        }
+        defer { watchdog?.cancel() }
+        return try await withTaskCancellationHandler {
+            try await entry.result()
+        } onCancel: {
+            self.expire(entry, with: .deadlineExceeded)
+        }
+    }
+
+    /// Ends a job early: off the queue if it waits, stopped at its next draw if it runs.
+    private func expire(_ entry: Entry, with failure: Failure) {
+        state.withLock { state in state.queue.removeAll { $0 === entry } }
+        entry.cancellation.cancel()
+        entry.finish(.failure(failure))
+    }
+
+    /// Stops the service: queued jobs fail with `.shuttingDown`, running ones finish, and the call
+    /// returns when every worker thread has ended. Idempotent.
+    public func shutdown() {
+        let (waiting, alreadyStopping) = state.withLock { state -> ([Entry], Bool) in
+            let was = state.stopping
+            state.stopping = true
+            let waiting = state.queue
+            state.queue.removeAll()
+            return (waiting, was)
+        }
+        for entry in waiting { entry.finish(.failure(Failure.shuttingDown)) }
+        guard !alreadyStopping else { return }
+        for _ in 0..<configuration.workers { wake.signal() }
+        for _ in 0..<configuration.workers { stopped.wait() }
+    }
+}
+
+/// The pool's shared state, under `RenderService.state`.
+struct PoolState {
+    var queue: [RenderService.Entry] = []
+    var running = 0
+    var readyWorkers = 0
+    var failedWorkers = 0
+    var gpuFallbacks = 0
+    var stopping = false
+}

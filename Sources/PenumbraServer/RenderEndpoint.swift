@@ -1,0 +1,100 @@
+// RenderEndpoint: one render request from arrival to response, shared by
+// POST /v1/render and the signed GET. In order: the deadline starts at
+// arrival; the key (SHA-256 of the renderer version, the canonical options,
+// the media type and the body) gives the strong ETag, so a matching
+// If-None-Match is a 304 before any work and an identical request is served
+// from the cache; otherwise the job goes to the RenderService, which decodes,
+// renders and encodes it on a worker within the deadline. Failures become
+// `RequestError`s (their status and JSON body); nothing a request does
+// survives it except a cache entry of its own correct response.
+import Crypto
+import Foundation
+import Penumbra
+import PenumbraRequests
+
+/// A finished render response, before it becomes an HTTP response.
+struct RenderResult: Sendable {
+    enum Body: Sendable {
+        case image(bytes: [UInt8], contentType: String, backend: String, cached: Bool)
+        case notModified
+    }
+    var body: Body
+    var etag: String
+    /// `Server-Timing`'s value.
+    var timing: String
+}
+
+/// Renders requests through the pool and the cache.
+struct RenderEndpoint: Sendable {
+    let service: RenderService
+    let cache: ResponseCache
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+
+    /// The renderer version in every key: a new renderer never serves an old response.
+    static let rendererVersion = "penumbra-0.1.0/scene-1"
+
+    /// Renders `request`, whose body's media type is `mediaType`, that arrived at `arrival`.
+    func render(_ request: RenderRequest, body: [UInt8], mediaType: String, ifNoneMatch: String?,
+                arrival: ContinuousClock.Instant) async throws -> RenderResult {
+        let etag = RenderEndpoint.etag(body: body, mediaType: mediaType, options: request.options)
+        if let ifNoneMatch, RenderEndpoint.matches(ifNoneMatch, etag) {
+            return RenderResult(body: .notModified, etag: etag, timing: "cache;desc=etag")
+        }
+        if let hit = cache.get(etag) {
+            metrics.countCacheHit()
+            return RenderResult(body: .image(bytes: hit.bytes, contentType: hit.contentType, backend: hit.backend, cached: true),
+                                etag: etag, timing: "decode;dur=0, render;dur=0, encode;dur=0, cache;desc=hit")
+        }
+        let preference = RenderService.Preference(rawValue: request.options.backend) ?? .auto
+        let format = request.options.format, quality = request.options.quality
+        let job = RenderService.Job(
+            preference: preference, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds),
+            prepare: { try request.displayList(environment: .standard) },
+            encode: { try format.encode($0, quality: quality) })
+        let output: RenderService.Output
+        do { output = try await service.render(job) } catch let failure as RenderService.Failure {
+            throw RenderEndpoint.requestError(failure)
+        }
+        let backend = output.backend == .gpu ? "gpu" : "cpu"
+        metrics.countRender(backend: backend, fellBack: output.fellBack)
+        for (stage, seconds) in [("queue", output.queueSeconds), ("decode", output.prepareSeconds),
+                                 ("render", output.renderSeconds), ("encode", output.encodeSeconds)] {
+            metrics.record(stage: stage, seconds: seconds)
+        }
+        cache.put(etag, CachedResponse(bytes: output.bytes, contentType: format.contentType, backend: backend))
+        let ms = { (s: Double) in String(format: "%.3f", s * 1000) }
+        return RenderResult(
+            body: .image(bytes: output.bytes, contentType: format.contentType, backend: backend, cached: false), etag: etag,
+            timing: "queue;dur=\(ms(output.queueSeconds)), decode;dur=\(ms(output.prepareSeconds)), "
+                + "render;dur=\(ms(output.renderSeconds)), encode;dur=\(ms(output.encodeSeconds))")
+    }
+
+    /// The strong ETag: a quoted hex SHA-256 of the renderer version, options, media type and body.
+    static func etag(body: [UInt8], mediaType: String, options: RenderOptions) -> String {
+        var hash = SHA256()
+        hash.update(data: Array("\(rendererVersion)\n\(options.canonical)\n\(mediaType)\n".utf8))
+        hash.update(data: body)
+        return "\"" + hash.finalize().map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// If-None-Match's comparison (weak, as RFC 9110 says for this header): `*` or any listed tag.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    /// The HTTP refusal for a pool failure.
+    static func requestError(_ failure: RenderService.Failure) -> RequestError {
+        switch failure {
+        case .queueFull: return RequestError(429, "the render queue is full; retry later", retryAfter: 1)
+        case .deadlineExceeded: return RequestError(504, "the request passed its deadline; the render was cancelled")
+        case .shuttingDown: return RequestError(503, "the server is draining")
+        case .unavailable(let why): return RequestError(503, why, place: "query.backend")
+        }
+    }
+}

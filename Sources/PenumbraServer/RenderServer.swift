@@ -1,0 +1,104 @@
+// RenderServer: the render pool, the cache, the metrics and the router put
+// together, and the server's life: start (the workers warm their renderers
+// while the listener is already up, /readyz says 503 until they are done),
+// serve, and drain. Shutdown is swift-service-lifecycle's graceful shutdown,
+// triggered by SIGTERM or SIGINT (or `shutdown()`): the drain marker turns
+// /readyz to 503 and refuses new renders, Hummingbird stops accepting and
+// lets the requests in flight finish, and after `drainSeconds` whatever is
+// left is cancelled (its renders stopped at their next draw). Then the
+// workers are joined and `run()` returns normally, so the process exits 0.
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Penumbra
+import PenumbraRequests
+import ServiceLifecycle
+import UnixSignals
+import Synchronization
+
+/// Whether the server is draining; set once, read by every request.
+final class DrainFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var value: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}
+
+/// The render server: `penumbra serve`, or embedded in tests.
+public final class RenderServer: Sendable {
+    /// The settings it was made with.
+    public let configuration: ServerConfiguration
+    /// The renderer pool (also usable directly).
+    public let service: RenderService
+    let cache: ResponseCache
+    let metrics = ServerMetrics()
+    let draining = DrainFlag()
+    let logger: Logger
+    private let group = Mutex<ServiceGroup?>(nil)
+    private let shutdownRequested = Atomic<Bool>(false)
+
+    /// Starts the renderer pool (its workers warm up in the background).
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "penumbra.serve")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        service = try RenderService(.init(backend: configuration.backend, workers: configuration.workers,
+                                          queueLimit: configuration.queue))
+        cache = ResponseCache(budget: configuration.cacheBytes)
+    }
+
+    /// The Hummingbird application serving this server's routes on its host and port.
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
+        let router = ServerRoutes(endpoint: endpoint, draining: draining).router()
+        // A connection idle this long is closed (slow or stalled clients cannot hold sockets); it is
+        // longer than a request's deadline, so it never cuts a request that is still within it.
+        let idle = TimeAmount.milliseconds(Int64(max(30_000, configuration.timeoutMilliseconds + 5_000)))
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "penumbra"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT (or `shutdown()`), drains, stops the workers and returns.
+    /// `onServerRunning` gets the bound port.
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint],
+                    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = application(onServerRunning: onServerRunning)
+        var config = ServiceGroupConfiguration(services: [.init(service: app), .init(service: DrainMarker(server: self))],
+                                               gracefulShutdownSignals: signals, logger: logger)
+        config.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.drainSeconds * 1000))
+        config.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: config)
+        self.group.withLock { $0 = group }
+        if shutdownRequested.load(ordering: .relaxed) { await group.triggerGracefulShutdown() }
+        do { try await group.run() } catch {
+            logger.warning("shutdown did not finish cleanly", metadata: ["error": .string("\(error)")])
+        }
+        draining.set()
+        await Task.detached { [service] in service.shutdown() }.value
+        logger.info("stopped")
+    }
+
+    /// What /readyz says: the renderers are warm and the server is not draining.
+    public var isReady: Bool { service.isReady && !draining.value }
+
+    /// Starts the graceful shutdown, as SIGTERM would.
+    public func shutdown() async {
+        shutdownRequested.store(true, ordering: .relaxed)
+        draining.set()
+        if let group = group.withLock({ $0 }) { await group.triggerGracefulShutdown() }
+    }
+
+    /// Marks the server draining at the start of the graceful shutdown (it is shut down first,
+    /// being last in the group).
+    private struct DrainMarker: Service {
+        let server: RenderServer
+        func run() async throws {
+            try? await gracefulShutdown()
+            server.draining.set()
+            server.logger.info("draining", metadata: ["in_flight": .stringConvertible(server.service.statistics.inFlight)])
+        }
+    }
+}

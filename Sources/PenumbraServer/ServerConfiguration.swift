@@ -1,0 +1,54 @@
+// ServerConfiguration: every setting of `penumbra serve`, with the defaults
+// of SCENE_FORMAT.md's "Render server". The command line fills it; tests
+// build it directly. Nothing here reads the environment or files except
+// `signingKey(fromFile:)`, which reads the key file once at start-up.
+import Foundation
+import Penumbra
+
+/// The render server's settings.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on (default 127.0.0.1).
+    public var host = "127.0.0.1"
+    /// The port (default 8080; 0 picks a free one).
+    public var port = 8080
+    /// The workers' primary backend.
+    public var backend: Backend = .auto
+    /// Renders at once (default: the cores).
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a worker before 429 (default 64).
+    public var queue = 64
+    /// Each request's deadline from its arrival, in milliseconds (default 30,000).
+    public var timeoutMilliseconds = 30_000
+    /// The largest request body (default 32 MiB); larger is 413.
+    public var maxBodyBytes = 32 << 20
+    /// The folder that image paths in scenes resolve inside; nil rejects paths.
+    public var assets: String?
+    /// The key of signed GET URLs; nil answers them 404.
+    public var signingKey: [UInt8]?
+    /// The response cache's budget in bytes (default 64 MiB; 0 turns the cache off).
+    public var cacheBytes = 64 << 20
+    /// Seconds to finish the requests in flight after SIGTERM or SIGINT (default 10).
+    public var drainSeconds = 10.0
+    /// Scene limits.
+    public var limits = ResourceLimits.default
+
+    /// The defaults.
+    public init() {}
+
+    /// The key in `path`: its bytes with one trailing newline removed.
+    public static func signingKey(fromFile path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerStartError("\(path): cannot read the signing key file")
+        }
+        var key = [UInt8](data)
+        if key.last == UInt8(ascii: "\n") { key.removeLast() }
+        guard !key.isEmpty else { throw ServerStartError("\(path): the signing key is empty") }
+        return key
+    }
+}
+
+/// Why the server could not start.
+public struct ServerStartError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

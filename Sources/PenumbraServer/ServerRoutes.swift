@@ -1,0 +1,175 @@
+// ServerRoutes: the HTTP surface of SCENE_FORMAT.md's "Render server" on a
+// Hummingbird router. Handlers only translate: HTTP in (query, media type,
+// body within its limit, path parts), `RenderEndpoint` for the work, HTTP
+// out (image with ETag, X-Penumbra-Backend and Server-Timing; 304; or the
+// error JSON). Every refusal goes through `errorResponse`, so each status
+// has one shape. The request log middleware writes one line per request
+// with its id, and counts it under its route's pattern (not its path, which
+// would make a label per signed URL).
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Penumbra
+import PenumbraRequests
+import Synchronization
+
+extension HTTPField.Name {
+    static let penumbraBackend = HTTPField.Name("X-Penumbra-Backend")!
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+    static let requestID = HTTPField.Name("X-Request-Id")!
+}
+
+/// Builds the router of a server.
+struct ServerRoutes: Sendable {
+    let endpoint: RenderEndpoint
+    let draining: DrainFlag
+
+    var configuration: ServerConfiguration { endpoint.configuration }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics))
+        router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("/readyz") { _, _ -> Response in
+            if endpoint.service.isReady && !draining.value {
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+            }
+            return errorResponse(RequestError(503, draining.value ? "the server is draining" : "the renderers are not ready"))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            let stats = endpoint.service.statistics
+            endpoint.metrics.setGauges(queueDepth: stats.queued, inFlight: stats.inFlight, cacheBytes: endpoint.cache.bytes)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
+        }
+        router.post("/v1/render") { request, _ in await respond { try await post(request) } }
+        router.get("/v1/render/:signature/:file") { request, context in
+            await respond { try await signedGet(request, context.parameters.get("signature") ?? "", context.parameters.get("file") ?? "") }
+        }
+        return router
+    }
+
+    // MARK: Handlers
+
+    private func post(_ request: Request) async throws -> Response {
+        let arrival = ContinuousClock.now
+        guard !draining.value else { throw RequestError(503, "the server is draining") }
+        let options = try RenderOptions.parse(query: request.uri.query ?? "")
+        try options.format.checkAvailable()
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
+            throw tooLarge()
+        }
+        let body: [UInt8]
+        do { body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes)) } catch is NIOTooManyBytesError {
+            throw tooLarge()
+        }
+        let contentType = request.headers[.contentType]
+        let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
+                                             assets: configuration.assets, limits: configuration.limits)
+        let result = try await endpoint.render(parsed, body: body, mediaType: contentType ?? "",
+                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
+        return response(result)
+    }
+
+    private func signedGet(_ request: Request, _ signature: String, _ file: String) async throws -> Response {
+        let arrival = ContinuousClock.now
+        guard let key = configuration.signingKey else {
+            throw RequestError(404, "signed URLs are off: the server has no signing key", place: "path")
+        }
+        guard !draining.value else { throw RequestError(503, "the server is draining") }
+        guard let dot = file.lastIndex(of: "."), let format = OutputFormat(name: String(file[file.index(after: dot)...])),
+              ["png", "jpg", "webp"].contains(String(file[file.index(after: dot)...])) else {
+            throw RequestError(404, "expected /v1/render/{signature}/{scene}.{png,jpg,webp}", place: "path")
+        }
+        guard URLSigning.isValid(signature: signature, for: file, key: key) else {
+            throw RequestError(403, "the signature does not match the scene", place: "path.signature")
+        }
+        guard (request.uri.query ?? "").isEmpty else {
+            throw RequestError(400, "a signed URL takes no query: the signature covers only {scene}.{ext}", place: "query")
+        }
+        try format.checkAvailable()
+        guard let scene = URLSigning.decodeBase64URL(String(file[..<dot])) else {
+            throw RequestError(400, "the scene is not base64url without padding", place: "path.scene")
+        }
+        var options = RenderOptions()
+        options.format = format
+        let parsed = RenderRequest(scene: scene, sources: ImageSources(baseDirectory: configuration.assets),
+                                   options: options, limits: configuration.limits)
+        let result = try await endpoint.render(parsed, body: scene, mediaType: "application/json",
+                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
+        return response(result)
+    }
+
+    private func tooLarge() -> RequestError {
+        RequestError(413, "the body is larger than \(configuration.maxBodyBytes) bytes (--max-body-bytes)", place: "body")
+    }
+
+    // MARK: Responses
+
+    private func response(_ result: RenderResult) -> Response {
+        switch result.body {
+        case .notModified:
+            return Response(status: .notModified, headers: [.eTag: result.etag])
+        case .image(let bytes, let contentType, let backend, _):
+            return Response(status: .ok,
+                            headers: [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
+                                      .serverTiming: result.timing, .cacheControl: "public, max-age=31536000, immutable"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    /// Runs a handler, turning every failure into its JSON response (500 for the unexpected).
+    private func respond(_ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch let error as RequestError {
+            return errorResponse(error)
+        } catch {
+            return errorResponse(RequestError(500, "internal error: \(error)"))
+        }
+    }
+}
+
+/// The JSON error response for `error`, with Retry-After when it has one.
+func errorResponse(_ error: RequestError) -> Response {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let retry = error.retryAfter { headers[.retryAfter] = String(retry) }
+    return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
+                    body: .init(byteBuffer: ByteBuffer(bytes: error.jsonBody)))
+}
+
+/// One structured log line per request (id, method, path, status, duration, backend) and the
+/// request counter by route.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let route = Self.route(request.uri.path)
+        var response: Response
+        do { response = try await next(request, context) } catch let error as HTTPResponseError {
+            response = errorResponse(RequestError(error.status.code, error.status.reasonPhrase))
+        } catch {
+            response = errorResponse(RequestError(500, "internal error"))
+        }
+        response.headers[.requestID] = context.id
+        metrics.countRequest(route: route, status: response.status.code)
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("request", metadata: [
+            "request_id": .string(context.id), "method": .string(request.method.rawValue), "route": .string(route),
+            "status": .stringConvertible(response.status.code), "ms": .string(String(format: "%.2f", ms)),
+            "backend": .string(response.headers[.penumbraBackend] ?? "-"),
+        ])
+        return response
+    }
+
+    /// The route pattern a path belongs to, for metric labels.
+    static func route(_ path: String) -> String {
+        switch path {
+        case "/healthz", "/readyz", "/metrics", "/v1/render": return path
+        default: return path.hasPrefix("/v1/render/") ? "/v1/render/{signature}/{scene}" : "other"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// `penumbra serve` as a process: it logs JSON lines, answers on 127.0.0.1, and SIGTERM drains it to exit 0.
+final class ServeCommandTests: XCTestCase {
+    func testServeAnswersAndExitsZeroOnSIGTERM() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("penumbra-serve-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--backend", "cpu", "--workers", "1", "--drain-seconds", "5"]
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The "listening" line names the bound port.
+        var port: Int?
+        for _ in 0..<400 where port == nil {
+            try await Task.sleep(for: .milliseconds(25))
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") where line.contains("\"message\":\"listening\"") {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+                port = object?["port"].flatMap { Int($0) }
+            }
+        }
+        let bound = try XCTUnwrap(port, "no listening line in the log")
+        XCTAssertGreaterThan(bound, 0)
+        let (_, health) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/healthz")!)
+        XCTAssertEqual((health as? HTTPURLResponse)?.statusCode, 200)
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"route\":\"/healthz\""), "one log line per request")
+        XCTAssertTrue(text.contains("\"request_id\":"))
+        XCTAssertTrue(text.contains("\"message\":\"stopped\""))
+    }
+
+    func testServeRejectsBadFlags() throws {
+        for (arguments, status) in [(["serve", "--workers", "0"], Int32(2)), (["serve", "--signing-key-file", "/nonexistent/key"], 1),
+                                    (["serve", "--assets", "/nonexistent/folder"], 1)] {
+            let process = Process()
+            process.executableURL = CommandLineTests.executable
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, status, arguments.joined(separator: " "))
+        }
+    }
+}

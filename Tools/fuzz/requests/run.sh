@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer target over request parsing (JSON and multipart into a scene).
+#   Tools/fuzz/requests/run.sh [SECONDS]   (default 60)
+# Builds PenumbraRequests and what it needs into .build-fuzz with -sanitize=fuzzer,address, links
+# Tools/fuzz/requests/RequestFuzzer.swift against it, and fuzzes from Tools/fuzz/requests/corpus (new inputs go to
+# .build-fuzz/corpus, so the committed corpus only changes by hand). Exits non-zero on a crash,
+# leaving the crashing input in .build-fuzz/.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+seconds="${1:-60}"
+out=.build-fuzz
+flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
+swift build --build-path "$out" -c release --target PenumbraRequests "${flags[@]}"
+bin="$out/release"
+objects=("$bin"/PenumbraRequests.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o)
+swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/requests/RequestFuzzer.swift \
+  -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
+  -Xcc -fmodule-map-file="$bin/CPNG.build/module.modulemap" -Xcc -ISources/CPNG/include \
+  "${objects[@]}" $(pkg-config --libs libpng) -lz -o "$out/request-fuzzer"
+mkdir -p "$out/corpus"
+cd "$out"
+./request-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  -print_final_stats=1 corpus ../Tools/fuzz/requests/corpus

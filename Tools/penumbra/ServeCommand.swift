@@ -1,0 +1,95 @@
+// `penumbra serve`: the render server of SCENE_FORMAT.md ("Render server").
+// The command only reads flags into a ServerConfiguration, sets up JSON-line
+// logging and runs PenumbraServer's RenderServer until SIGTERM or SIGINT;
+// the server drains and the command exits 0.
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Penumbra
+import PenumbraServer
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the HTTP render server (POST /v1/render, signed GETs, /metrics).")
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 8080
+    @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
+    var backend: Backend = .auto
+    @Option(help: "Renders at once, each on its own thread and renderer (default: the cores).")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Requests that may wait for a worker before 429.")
+    var queue = 64
+    @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
+    var timeoutMs = 30_000
+    @Option(help: "The largest request body in bytes (larger is 413).")
+    var maxBodyBytes = 32 << 20
+    @Option(help: "The folder image paths in scenes resolve inside (without it, a path is rejected).")
+    var assets: String?
+    @Option(help: "A file holding the key of signed GET URLs (one trailing newline is removed).")
+    var signingKeyFile: String?
+    @Option(help: "The response cache's budget in bytes (0 turns it off).")
+    var cacheBytes = 64 << 20
+    @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT.")
+    var drainSeconds = 10.0
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
+        if workers < 1 { throw ValidationError("--workers must be at least 1") }
+        if queue < 0 { throw ValidationError("--queue must not be negative") }
+        if timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
+        if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
+        if cacheBytes < 0 { throw ValidationError("--cache-bytes must not be negative") }
+        if !(drainSeconds >= 0 && drainSeconds.isFinite) { throw ValidationError("--drain-seconds must be a number >= 0") }
+    }
+
+    func run() throws {
+        var config = ServerConfiguration()
+        config.host = host; config.port = port; config.backend = backend; config.workers = workers
+        config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
+        config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits
+        if let assets {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: assets, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ToolError(.rejected, "--assets \(assets): not a folder")
+            }
+            config.assets = assets
+        }
+        do {
+            if let signingKeyFile { config.signingKey = try ServerConfiguration.signingKey(fromFile: signingKeyFile) }
+        } catch { throw ToolError(.rejected, "\(error)") }
+
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        let logger = Logger(label: "penumbra.serve")
+        let server: RenderServer
+        do { server = try RenderServer(configuration: config, logger: logger) } catch {
+            throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(error)")
+        }
+        let done = DispatchSemaphore(value: 0)
+        let host = config.host, workerCount = config.workers
+        let failure = LockedError()
+        Task {
+            do {
+                try await server.run { port in
+                    logger.info("listening", metadata: ["host": .string(host), "port": .stringConvertible(port),
+                                                        "workers": .stringConvertible(workerCount)])
+                }
+            } catch { failure.set(error) }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.get() { throw ToolError(.failure, "the server failed: \(error)") }
+    }
+}
+
+/// An error handed from the server's task to the command's thread.
+private final class LockedError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+    func set(_ e: Error) { lock.lock(); error = e; lock.unlock() }
+    func get() -> Error? { lock.lock(); defer { lock.unlock() }; return error }
+}
