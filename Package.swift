@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Penumbra",
     products: [
-        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU"]),
+        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraText"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
     ],
     dependencies: [
@@ -21,6 +21,11 @@ let package = Package(
         .systemLibrary(
             name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CUnibreak", path: "Sources/CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
 
         // MARK: C shim that keeps libpng's setjmp/longjmp inside C
         .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
@@ -37,7 +42,10 @@ let package = Package(
                 .embedInCode("include/paint.glsl"), .embedInCode("include/blend.glsl"),
             ]),
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU"], path: "Sources/Penumbra"),
+        .target(
+            name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
+            path: "Sources/PenumbraText", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraText"], path: "Sources/Penumbra"),
         .executableTarget(
             name: "penumbra",
             dependencies: ["Penumbra", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -51,6 +59,8 @@ let package = Package(
         .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
+        .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU"], path: "Tests/PenumbraTextTests",
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v5]
 )

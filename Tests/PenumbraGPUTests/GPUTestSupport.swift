@@ -34,7 +34,7 @@ enum GPUTestSupport {
 
     static func loadScene(_ url: URL) throws -> Scene {
         let bytes = [UInt8](try Data(contentsOf: url))
-        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path)
+        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path, textEngine: TextEngines.standard)
     }
 
     static func exampleScenes() throws -> [URL] {

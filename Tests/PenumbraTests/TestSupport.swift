@@ -20,7 +20,7 @@ enum TestSupport {
     /// Decodes a scene file.
     static func loadScene(_ url: URL, scale: Double? = nil) throws -> Scene {
         let bytes = [UInt8](try Data(contentsOf: url))
-        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path, scale: scale)
+        return try Scene.decode(bytes, baseDirectory: url.deletingLastPathComponent().path, scale: scale, textEngine: TextEngines.standard)
     }
 
     /// Writes a bitmap as PNG (creating folders).

@@ -13,10 +13,12 @@ struct LimitOptions: ParsableArguments {
     var maxNesting: Int = ResourceLimits.default.maxNesting
     @Option(help: "Most entries in one dash array.")
     var maxDashEntries: Int = ResourceLimits.default.maxDashEntries
+    @Option(help: "Most characters of text in one drawText op.")
+    var maxText: Int = ResourceLimits.default.maxTextCharacters
 
     func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-ops", maxOps), ("--max-path-segments", maxPathSegments),
-                          ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries)] where v < 0 {
+                          ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries), ("--max-text", maxText)] where v < 0 {
             throw ValidationError("\(name) must not be negative")
         }
     }
@@ -24,7 +26,7 @@ struct LimitOptions: ParsableArguments {
     var limits: ResourceLimits {
         var l = ResourceLimits.default
         l.maxPixels = maxPixels; l.maxOps = maxOps; l.maxPathSegments = maxPathSegments
-        l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries
+        l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries; l.maxTextCharacters = maxText
         return l
     }
 }

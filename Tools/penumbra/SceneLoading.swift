@@ -19,7 +19,7 @@ enum SceneLoading {
             base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         }
         do {
-            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale)
+            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale, textEngine: TextEngines.standard)
         } catch let error as SceneError {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }

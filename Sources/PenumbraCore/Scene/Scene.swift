@@ -44,18 +44,20 @@ public struct Scene: Hashable, Sendable {
     ///     files must stay inside it.
     ///   - limits: resource limits (canvas and image pixels, ops, path segments, nesting, dashes).
     ///   - scale: overrides the document's `scale` (the command line's `--scale`); must be > 0.
+    ///   - textEngine: lays out `drawText` ops and checks `fonts` (the Penumbra module's
+    ///     `TextEngines.standard`); without one, a scene with text is rejected.
     /// - Throws: `SceneError` naming the place of the first problem found.
     public static func decode(_ json: [UInt8], baseDirectory: String, limits: ResourceLimits = .default,
-                              scale: Double? = nil) throws -> Scene {
+                              scale: Double? = nil, textEngine: (any TextEngine)? = nil) throws -> Scene {
         let root = try JSONValue.parse(json)
-        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits)
+        var decoder = SceneDecoder(baseDirectory: baseDirectory, limits: limits, textEngine: textEngine)
         return try decoder.decodeDocument(root, scaleOverride: scale)
     }
 
     /// Decodes and validates a whole scene given as a string; see `decode(_:baseDirectory:limits:scale:)`.
     public static func decode(_ json: String, baseDirectory: String, limits: ResourceLimits = .default,
-                              scale: Double? = nil) throws -> Scene {
-        try decode(Array(json.utf8), baseDirectory: baseDirectory, limits: limits, scale: scale)
+                              scale: Double? = nil, textEngine: (any TextEngine)? = nil) throws -> Scene {
+        try decode(Array(json.utf8), baseDirectory: baseDirectory, limits: limits, scale: scale, textEngine: textEngine)
     }
 
     /// A fresh context of the scene's pixel size, scale and background.

@@ -35,11 +35,16 @@ struct SceneDecoder {
     /// Saves plus layers open now.
     private var nestingDepth = 0
 
-    init(baseDirectory: String, limits: ResourceLimits) {
-        self.baseDirectory = baseDirectory; self.limits = limits
+    /// Lays out `drawText` and checks fonts; nil rejects scenes with text.
+    let textEngine: (any TextEngine)?
+    /// The scene's `fonts`, read and checked, by name.
+    var fontSources: [String: FontSource] = [:]
+
+    init(baseDirectory: String, limits: ResourceLimits, textEngine: (any TextEngine)? = nil) {
+        self.baseDirectory = baseDirectory; self.limits = limits; self.textEngine = textEngine
     }
 
-    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops"]
+    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "fonts", "ops"]
 
     mutating func decodeDocument(_ root: JSONValue, scaleOverride: Double?) throws -> Scene {
         let top = JSONReader(root, at: "")
@@ -71,6 +76,7 @@ struct SceneDecoder {
         try checkCanvas(size: size, scale: scale, at: sizeReader)
         let background = try doc.optional("background")?.color()
         if let images = doc.optional("images") { try declareImages(images) }
+        if let fonts = doc.optional("fonts") { try declareFonts(fonts) }
 
         let opsReader = try doc.required("ops")
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }
