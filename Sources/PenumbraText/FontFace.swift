@@ -81,7 +81,15 @@ final class FontFace: Sendable {
         let isScalable = f.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         let hasColor = f.face_flags & FT_Long(FT_FACE_FLAG_COLOR) != 0
         guard f.num_glyphs > 0 else { throw fail("the font has no glyphs") }
-        guard f.units_per_EM >= 16, f.units_per_EM <= 16384 else { throw fail("the font's units per em (\(f.units_per_EM)) is not in 16...16384") }
+        // HarfBuzz reads head's unitsPerEm even where FreeType zeroes it (bitmap-only fonts).
+        let upem: UInt32 = {
+            let blob = hb_blob_create(UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                      UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            let hbFace = hb_face_create(blob, UInt32(index))
+            defer { hb_face_destroy(hbFace); hb_blob_destroy(blob) }
+            return hb_face_get_upem(hbFace)
+        }()
+        guard upem >= 16, upem <= 16384 else { throw fail("the font's units per em (\(upem)) is not in 16...16384") }
         var strike = 0.0
         if !isScalable {
             guard hasColor, f.num_fixed_sizes > 0, let sizes = f.available_sizes else { throw fail("the font has no outlines") }
@@ -103,11 +111,11 @@ final class FontFace: Sendable {
         hb_blob_destroy(blob)
         let hbFont = hb_font_create(hbFace)
         hb_face_destroy(hbFace)
-        hb_font_set_scale(hbFont, Int32(f.units_per_EM), Int32(f.units_per_EM))
+        hb_font_set_scale(hbFont, Int32(upem), Int32(upem))
         hb_font_make_immutable(hbFont)
 
         id = FontFace.nextID.add(1, ordering: .relaxed).oldValue
-        metrics = FontFace.readMetrics(face)
+        metrics = FontFace.readMetrics(face, unitsPerEm: Double(upem))
         glyphCount = Int(f.num_glyphs)
         isColorBitmap = !isScalable
         strikePPEM = strike
@@ -134,12 +142,12 @@ final class FontFace: Sendable {
         }
     }
 
-    private static func readMetrics(_ face: FT_Face) -> FaceMetrics {
+    private static func readMetrics(_ face: FT_Face, unitsPerEm: Double) -> FaceMetrics {
         let f = face.pointee
-        var m = FaceMetrics(unitsPerEm: Double(f.units_per_EM), ascender: Double(f.ascender), descender: Double(f.descender),
+        var m = FaceMetrics(unitsPerEm: unitsPerEm, ascender: Double(f.ascender), descender: Double(f.descender),
                             lineGap: max(0, Double(f.height) - Double(f.ascender) + Double(f.descender)),
                             underlinePosition: Double(f.underline_position), underlineThickness: Double(f.underline_thickness),
-                            strikeoutPosition: Double(f.units_per_EM) * 0.25, strikeoutSize: Double(f.underline_thickness))
+                            strikeoutPosition: unitsPerEm * 0.25, strikeoutSize: Double(f.underline_thickness))
         if let hhea = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA)?.assumingMemoryBound(to: TT_HoriHeader.self).pointee {
             m.ascender = Double(hhea.Ascender); m.descender = Double(hhea.Descender); m.lineGap = Double(hhea.Line_Gap)
         }
@@ -187,7 +195,7 @@ final class FontFace: Sendable {
             tags.insert(t)
         }
         for (name, t) in [("head", 0x6865_6164), ("hhea", 0x6868_6561), ("hmtx", 0x686D_7478), ("maxp", 0x6D61_7870), ("cmap", 0x636D_6170)]
-        where !tags.contains(t) && !(name == "head" && tags.contains(0x4342_4448)) {  // CBDT-only fonts may carry 'bhed'
+        where !tags.contains(t) && !(name == "head" && tags.contains(0x6268_6564)) {  // CBDT-only fonts may carry 'bhed'
             throw TextEngineError("the font has no \(name) table")
         }
     }

@@ -32,7 +32,12 @@ enum ParagraphAnalysis {
         let n = text.count
         guard n > 0 else { return ([], []) }
         var brks = [CChar](repeating: 0, count: n)
-        let utf32 = text.map { utf32_t($0.value) }
+        // libunibreak 1.1 (Debian 12) aborts on classes its resolver does not know: the regional
+        // indicators (U+1F1E6...U+1F1FF, class RI) and U+FFFF. They are given class AL here (a flag
+        // pair stays together, as RI RI does, and grapheme clusters already keep it whole).
+        let utf32 = text.map { s -> utf32_t in
+            (0x1F1E6...0x1F1FF).contains(s.value) || s.value == 0xFFFF ? 0x41 : utf32_t(s.value)
+        }
         set_linebreaks_utf32(utf32, n, nil, &brks)
         return (brks.map { $0 == LINEBREAK_ALLOWBREAK || $0 == LINEBREAK_MUSTBREAK }, brks.map { $0 == LINEBREAK_MUSTBREAK })
     }
