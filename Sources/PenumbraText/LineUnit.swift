@@ -17,6 +17,8 @@ struct LineUnit {
     var isSpace: Bool
     var graphemes: Int
     var kerning: Double
+    /// The unit's characters, logical order.
+    var text: [Unicode.Scalar]
     var unitsToPoints: Double { size / face.metrics.unitsPerEm }
 }
 
@@ -29,6 +31,14 @@ struct Line {
     /// Fonts whose metrics make the line box (the line's, or the run's where the line is empty).
     var fonts: [(FontFace, Double)]
     var width: Double { units.reduce(0) { $0 + $1.width } }
+
+    /// The line's characters in logical order.
+    var logicalText: String { String(String.UnicodeScalarView(units.flatMap(\.text))) }
+    /// The line's characters in visual order, left to right (right-to-left units reversed).
+    var visualText: String {
+        let order = ParagraphAnalysis.visualOrder(units.map(\.level))
+        return String(String.UnicodeScalarView(order.flatMap { units[$0].level & 1 == 1 ? units[$0].text.reversed() : units[$0].text }))
+    }
 
     /// Height of the line box and the baseline's distance below its top.
     func box(multiple: Double) -> (height: Double, ascent: Double) {
@@ -103,6 +113,7 @@ extension LineUnit {
     init(_ p: Paragraph, _ index: Int, _ runs: [TextRun]) {
         let u = p.units[index], s = p.segments[u.segment]
         self.init(run: s.run, face: s.face, size: s.size, level: s.level, glyphs: u.glyphs.map { s.glyphs[$0] }, width: u.width,
-                  isSpace: u.isSpace, graphemes: u.graphemes, kerning: runs[s.run].kerning)
+                  isSpace: u.isSpace, graphemes: u.graphemes, kerning: runs[s.run].kerning,
+                  text: Array(p.text[u.range]))
     }
 }

@@ -12,8 +12,8 @@ import PenumbraCore
 /// A finished layout: what to draw and where each line went.
 struct LaidOutText {
     var drawing: TextDrawing
-    /// Each drawn line's box (the alignment's x, its width without trailing spaces) and baseline y.
-    var lines: [(box: Rect, baseline: Double)]
+    /// Each drawn line.
+    var lines: [TextLayout.Line]
 }
 
 struct TextLayouter {
@@ -129,11 +129,15 @@ struct TextLayouter {
 
         // Pieces, run by run.
         var pieces: [TextPiece] = []
-        var lineInfo: [(box: Rect, baseline: Double)] = []
+        var lineInfo: [TextLayout.Line] = []
         var topY = origin.y
         for (entry, box) in zip(placed, boxes) {
-            lineInfo.append((Rect(x: entry.x, y: topY, width: entry.line.width + entry.spaceExtra * Double(entry.line.units.filter(\.isSpace).count),
-                                  height: box.height), entry.baseline))
+            let lineBox = Rect(x: entry.x, y: topY, width: entry.line.width + entry.spaceExtra * Double(entry.line.units.filter(\.isSpace).count),
+                               height: box.height)
+            var families: [String] = []
+            for u in entry.line.units where !families.contains(u.face.familyName) { families.append(u.face.familyName) }
+            lineInfo.append(TextLayout.Line(box: lineBox, baseline: entry.baseline, text: entry.line.logicalText,
+                                            visualText: entry.line.visualText, fontFamilies: families))
             topY += box.height + style.lineSpacing
         }
         for (r, run) in runs.enumerated() {
@@ -172,6 +176,6 @@ struct TextLayouter {
         let size = fonts[run].size
         let width = glyphs.reduce(0) { $0 + $1.advance } * size / face.metrics.unitsPerEm + runs[run].kerning
         return LineUnit(run: run, face: face, size: size, level: 0, glyphs: glyphs, width: width, isSpace: false, graphemes: 1,
-                        kerning: runs[run].kerning)
+                        kerning: runs[run].kerning, text: ["\u{2026}"])
     }
 }
