@@ -1,7 +1,8 @@
 // FontCache: every face opened once per process, and the outlines and
 // shapings of faces kept across renders. Faces are keyed by what they are
 // made of: an installed file's path and index, or a scene font's bytes and
-// index (so two scenes embedding the same font share it). Outlines (by face
+// index (so two scenes embedding the same font share it; these are kept
+// within a byte budget, as a server sees new ones with every scene). Outlines (by face
 // and glyph, in font units, so every size shares them) and shaping results
 // (by face, text, direction and features, in font units) live in one store
 // with a byte budget; when it is exceeded the least recently used half goes.
@@ -55,21 +56,24 @@ struct BudgetCache<Key: Hashable, Value> {
 final class FontCache: Sendable {
     static let shared = FontCache()
 
-    private enum FaceKey: Hashable { case file(FontLocation), data(FontSource) }
+    private enum FaceKey: Hashable { case file(FontLocation) }
 
     struct ShapingKey: Hashable { var face: Int; var text: [Unicode.Scalar]; var rtl: Bool; var features: [FontFeature] }
     struct OutlineKey: Hashable { var face: Int; var glyph: UInt32 }
 
     private let faces = Mutex<[FaceKey: FontFace]>([:])
+    /// Scene fonts, by their bytes: bounded, since a server sees new ones with every scene.
+    private let dataFaces = Mutex(BudgetCache<FontSource, FontFace>(budget: 256 << 20))
     private let outlines = Mutex(BudgetCache<OutlineKey, Path>(budget: 64 << 20))
     private let colorGlyphs = Mutex(BudgetCache<OutlineKey, ColorGlyph?>(budget: 64 << 20))
     private let shapings = Mutex(BudgetCache<ShapingKey, [ShapedGlyph]>(budget: 32 << 20))
 
     /// The face of a scene's font file (opened and checked on first use).
     func face(_ source: FontSource) throws(TextEngineError) -> FontFace {
-        if let known = faces.withLock({ $0[.data(source)] }) { return known }
+        if let known = dataFaces.withLock({ $0.value(source) }) { return known }
         let face = try FontFace(data: source.bytes, index: source.index)
-        return faces.withLock { $0[.data(source)] ?? { $0[.data(source)] = face; return face }(&$0) }
+        dataFaces.withLock { $0.insert(face, cost: source.bytes.count * 2 + 4096, for: source) }
+        return face
     }
 
     /// The face of an installed font file.
