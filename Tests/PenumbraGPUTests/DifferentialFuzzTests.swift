@@ -12,6 +12,7 @@ import Foundation
 import XCTest
 import PenumbraTestSupport
 import Penumbra
+@testable import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU
 
@@ -123,15 +124,17 @@ struct FuzzSceneBuilder {
             }
         }
         // Drawn after the other ops so that the scenes without text stay what they were.
-        if random.chance(0.4) { list.commands += text() }
+        if random.chance(0.4) { text(into: &list) }
         return list
     }
 
     static let texts = ["Hello, world!", "office fi", "שלום עולם", "Wy 😀 ok", "AV Ta", "abc אבג 123", "🇫🇷❤️"]
 
-    /// A random text's commands, recorded by a GraphicsContext with random state and transform.
-    mutating func text() -> [DrawCommand] {
+    /// A random text, recorded by a GraphicsContext with random state and transform (which may add
+    /// clip nodes: the text's layer is bounded by one) and appended to `list`.
+    mutating func text(into list: inout DisplayList) {
         let context = GraphicsContext(pixelWidth: width, pixelHeight: height)
+        context.list.clips = list.clips
         context.concatenate(PenumbraCore.AffineTransform(rotationAngle: random.double(-0.6...0.6)))
         if random.chance(0.4) { context.setAlpha(random.double(0...1)) }
         if random.chance(0.4) { context.setBlendMode(BlendMode.allCases[random.int(0...(BlendMode.allCases.count - 1))]) }
@@ -144,7 +147,9 @@ struct FuzzSceneBuilder {
                                      underline: random.chance(0.3), strikethrough: random.chance(0.2))
         _ = try? context.draw(AttributedText(runs: [run]), at: Point(x: random.double(-4...8), y: random.double(-4...8)),
                               maxWidth: random.chance(0.5) ? random.double(5...60) : nil)
-        return context.displayList.commands
+        let recorded = context.displayList
+        list.clips = recorded.clips
+        list.commands += recorded.commands
     }
 }
 
