@@ -58,7 +58,7 @@ final class FontCache: Sendable {
 
     private enum FaceKey: Hashable { case file(FontLocation) }
 
-    struct ShapingKey: Hashable { var face: Int; var text: [Unicode.Scalar]; var rtl: Bool; var features: [FontFeature] }
+    struct ShapingKey: Hashable { var face: Int; var text: [Unicode.Scalar]; var rtl: Bool; var script: UInt32?; var features: [FontFeature] }
     struct OutlineKey: Hashable { var face: Int; var glyph: UInt32 }
 
     private let faces = Mutex<[FaceKey: FontFace]>([:])
@@ -108,10 +108,10 @@ final class FontCache: Sendable {
     }
 
     /// HarfBuzz's shaping of `text`, cached.
-    func shape(_ face: FontFace, _ text: [Unicode.Scalar], rtl: Bool, features: [FontFeature]) -> [ShapedGlyph] {
-        let key = ShapingKey(face: face.id, text: text, rtl: rtl, features: features)
+    func shape(_ face: FontFace, _ text: [Unicode.Scalar], rtl: Bool, script: UInt32? = nil, features: [FontFeature]) -> [ShapedGlyph] {
+        let key = ShapingKey(face: face.id, text: text, rtl: rtl, script: script, features: features)
         if let glyphs = shapings.withLock({ $0.value(key) }) { return glyphs }
-        let glyphs = Shaper.shape(face, text, rtl: rtl, features: features)
+        let glyphs = Shaper.shape(face, text, rtl: rtl, script: script, features: features)
         shapings.withLock { $0.insert(glyphs, cost: 64 + text.count * 4 + glyphs.count * 40, for: key) }
         return glyphs
     }

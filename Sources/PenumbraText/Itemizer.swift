@@ -67,6 +67,7 @@ struct Itemizer {
         p.rtl = rtl
         let graphemeStarts = ParagraphAnalysis.graphemeStarts(text)
         let (allowed, mandatory) = ParagraphAnalysis.breaks(text)
+        let scripts = ParagraphAnalysis.scripts(text)
 
         // Font per grapheme cluster, then segments.
         var faceOf = [FontFace?](repeating: nil, count: text.count)
@@ -80,11 +81,12 @@ struct Itemizer {
         }
         var start = 0
         for k in 1...text.count where k == text.count || runOfScalar[k] != runOfScalar[start] || levels[k] != levels[start]
-            || faceOf[k]! !== faceOf[start]! {
+            || faceOf[k]! !== faceOf[start]! || scripts[k] != scripts[start] {
             let run = runOfScalar[start]
             let face = faceOf[start]!
             let rtlSegment = levels[start] & 1 == 1
-            let glyphs = FontCache.shared.shape(face, Array(text[start..<k]), rtl: rtlSegment, features: runs[run].features)
+            let glyphs = FontCache.shared.shape(face, Array(text[start..<k]), rtl: rtlSegment, script: scripts[start],
+                                                features: runs[run].features)
                 .map { g -> ShapedGlyph in var g = g; g.cluster += start; return g }
             p.segments.append(Segment(run: run, face: face, size: fonts[run].size, level: levels[start], range: start..<k, glyphs: glyphs))
             start = k

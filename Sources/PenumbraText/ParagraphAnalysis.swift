@@ -5,6 +5,7 @@
 // boundaries from Swift's String (UAX #29, current Unicode). Plus the
 // visual reordering of a line's pieces (rule L2).
 import CFriBidi
+import CHarfBuzz
 import CUnibreak
 
 enum ParagraphAnalysis {
@@ -22,6 +23,29 @@ enum ParagraphAnalysis {
         let ok = fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(n), &base, &levels)
         guard ok != 0 else { return ([UInt8](repeating: 0, count: n), false) }
         return (levels.map { UInt8(bitPattern: $0) }, base.rawValue & 1 == 1)
+    }
+
+    /// HarfBuzz's script of each scalar (ISO 15924 tags as numbers); Common and Inherited
+    /// characters (spaces, punctuation, marks) take the script before them, or after them at the
+    /// start, so that a paragraph mixing scripts in one direction is shaped script by script.
+    static func scripts(_ text: [Unicode.Scalar]) -> [UInt32] {
+        let funcs = hb_unicode_funcs_get_default()
+        let common = HB_SCRIPT_COMMON.rawValue, inherited = HB_SCRIPT_INHERITED.rawValue, unknown = HB_SCRIPT_UNKNOWN.rawValue
+        var raw = text.map { hb_unicode_script(funcs, $0.value).rawValue }
+        var last: UInt32?
+        for i in raw.indices {
+            if raw[i] == common || raw[i] == inherited || raw[i] == unknown {
+                if let last { raw[i] = last }
+            } else {
+                last = raw[i]
+            }
+        }
+        let firstReal = raw.first { $0 != common && $0 != inherited && $0 != unknown } ?? common
+        for i in raw.indices {
+            guard raw[i] == common || raw[i] == inherited || raw[i] == unknown else { break }
+            raw[i] = firstReal
+        }
+        return raw
     }
 
     private static let unibreakReady: Bool = { init_linebreak(); return true }()

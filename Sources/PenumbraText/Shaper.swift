@@ -1,5 +1,6 @@
-// Shaper: one HarfBuzz call. The text is one run's piece in one font and one
-// direction; HarfBuzz guesses script and language from it, applies the
+// Shaper: one HarfBuzz call. The text is one run's piece in one font, one
+// direction and one script (given by the itemizer, else guessed); HarfBuzz
+// guesses the language, applies the
 // font's default features (kerning, ligatures, marks) plus the run's
 // `features`, and returns glyphs in visual order with advances and offsets
 // in font units (the hb_font's scale is its units per em). Clusters are
@@ -9,7 +10,7 @@ import CHarfBuzz
 import PenumbraCore
 
 enum Shaper {
-    static func shape(_ face: FontFace, _ text: [Unicode.Scalar], rtl: Bool, features: [FontFeature]) -> [ShapedGlyph] {
+    static func shape(_ face: FontFace, _ text: [Unicode.Scalar], rtl: Bool, script: UInt32? = nil, features: [FontFeature]) -> [ShapedGlyph] {
         guard !text.isEmpty else { return [] }
         let codepoints = text.map(\.value)
         let hbFeatures = features.map { f in
@@ -20,6 +21,7 @@ enum Shaper {
             defer { hb_buffer_destroy(buffer) }
             hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), 0, Int32(codepoints.count))
             hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+            if let script { hb_buffer_set_script(buffer, hb_script_t(rawValue: script)) }
             hb_buffer_guess_segment_properties(buffer)
             hb_shape(h.hb, buffer, hbFeatures, UInt32(hbFeatures.count))
             var count: UInt32 = 0

@@ -7,7 +7,7 @@ import PenumbraCore
 /// (libharfbuzz-bin) prints for the same font and text, in font units.
 final class ShapingTests: XCTestCase {
     /// `hb-shape --no-glyph-names` output parsed into (glyph, cluster, advance, x offset, y offset).
-    func hbShape(_ font: String, _ text: String, features: String? = nil) throws -> [ShapedGlyph] {
+    static func hbShape(_ font: String, _ text: String, features: String? = nil) throws -> [ShapedGlyph] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
         process.arguments = ["--no-glyph-names", font, text] + (features.map { ["--features=\($0)"] } ?? [])
@@ -37,10 +37,10 @@ final class ShapingTests: XCTestCase {
         let face = try FontCache.shared.face(FontLocation(file: TextTestSupport.dejaVu, index: 0))
         for (text, rtl) in [("Hello, AV Wa fi", false), ("office", false), ("שלום", true), ("e\u{0301}", false)] {
             let ours = FontCache.shared.shape(face, Array(text.unicodeScalars), rtl: rtl, features: [])
-            XCTAssertEqual(ours, try hbShape(TextTestSupport.dejaVu, text), text)
+            XCTAssertEqual(ours, try Self.hbShape(TextTestSupport.dejaVu, text), text)
         }
         let noLiga = FontCache.shared.shape(face, Array("office".unicodeScalars), rtl: false, features: [FontFeature(tag: "liga", value: 0)])
-        XCTAssertEqual(noLiga, try hbShape(TextTestSupport.dejaVu, "office", features: "-liga"))
+        XCTAssertEqual(noLiga, try Self.hbShape(TextTestSupport.dejaVu, "office", features: "-liga"))
     }
 
     func testALigatureIsOneGlyphAndNeverSplit() throws {
@@ -58,7 +58,7 @@ final class ShapingTests: XCTestCase {
 
     func testAdvancesScaleToTheSize() throws {
         let face = try FontCache.shared.face(FontLocation(file: TextTestSupport.dejaVu, index: 0))
-        let glyphs = try hbShape(TextTestSupport.dejaVu, "Hello")
+        let glyphs = try Self.hbShape(TextTestSupport.dejaVu, "Hello")
         let expected = glyphs.reduce(0) { $0 + $1.advance } * 20 / face.metrics.unitsPerEm
         let layout = try TextTestSupport.layout("Hello", size: 20)
         XCTAssertEqual(layout.size.width, expected, accuracy: 1e-9)
@@ -67,5 +67,30 @@ final class ShapingTests: XCTestCase {
         run.kerning = 1.5
         let kerned = try TextLayout(AttributedText(runs: [run]), placement: .at(Point(0, 0), maxWidth: nil))
         XCTAssertEqual(kerned.size.width, expected + 5 * 1.5, accuracy: 1e-9)
+    }
+}
+
+/// A paragraph mixing scripts in one direction is shaped script by script: Devanagari after Latin
+/// gets Devanagari shaping (conjuncts, reordered vowel signs), exactly as hb-shape gives it alone.
+final class ScriptItemizationTests: XCTestCase {
+    func testMixedScriptsAreShapedSeparately() throws {
+        let text = Array("Hi नमस्ते".unicodeScalars)
+        let scripts = ParagraphAnalysis.scripts(text)
+        XCTAssertEqual(Set(scripts[0..<3]).count, 1, "the space takes the script before it")
+        XCTAssertNotEqual(scripts[0], scripts[3])
+        let layout = try TextTestSupport.layout("Hi नमस्ते", size: 20)
+        let families = layout.lines[0].fontFamilies
+        XCTAssertEqual(families.count, 2, "\(families)")
+        let devanagari = try XCTUnwrap(FontMatcher.shared.fallback(for: "न", family: "DejaVu Sans", weight: 400, italic: false))
+        let face = try FontCache.shared.face(devanagari)
+        let fonts = [RunFont(face: try FontCache.shared.face(FontLocation(file: TextTestSupport.dejaVu, index: 0)), size: 20,
+                             family: "DejaVu Sans", weight: 400, italic: false)]
+        let runs = [TextRun(text: "Hi नमस्ते", font: FontRequest(selector: .family("DejaVu Sans", weight: 400, italic: false), size: 20))]
+        let p = Itemizer(runs: runs, fonts: fonts, emoji: nil).paragraph(text, runs: [Int](repeating: 0, count: text.count), firstRun: 0)
+        let segment = try XCTUnwrap(p.segments.last)
+        XCTAssertTrue(segment.face === face)
+        let expected = try ShapingTests.hbShape(devanagari.file, "नमस्ते")
+        XCTAssertEqual(segment.glyphs.map(\.glyph), expected.map(\.glyph))
+        XCTAssertEqual(segment.glyphs.map(\.advance), expected.map(\.advance))
     }
 }
