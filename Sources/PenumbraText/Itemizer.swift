@@ -9,7 +9,7 @@
 // Fallback: a grapheme cluster whose characters the run's font lacks takes
 // the first font, in fontconfig's fallback order for the run's font, that
 // has its first character; one with emoji presentation (U+FE0F, or a
-// character from the emoji planes) asks the colour emoji font first.
+// character whose default presentation is emoji) asks the colour emoji font first.
 import PenumbraCore
 
 /// A run's resolved font.
@@ -129,7 +129,7 @@ struct Itemizer {
     func chooseFace(_ cluster: [Unicode.Scalar], run: Int) -> FontFace {
         let primary = fonts[run].face
         let first = cluster[0]
-        let wantsEmoji = cluster.contains("\u{FE0F}") || (first.value >= 0x1F000 && first.value <= 0x1FAFF)
+        let wantsEmoji = cluster.contains("\u{FE0F}") || first.properties.isEmojiPresentation
         if wantsEmoji, let emoji, emoji.glyph(for: first) != nil { return emoji }
         if cluster.allSatisfy({ Itemizer.ignorable($0) || primary.glyph(for: $0) != nil }) { return primary }
         let f = fonts[run]

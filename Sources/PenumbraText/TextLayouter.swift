@@ -22,7 +22,7 @@ struct TextLayouter {
     func layout() throws(TextEngineError) -> LaidOutText {
         let runs = request.runs
         let fonts = try runs.map { run throws(TextEngineError) in try TextLayouter.resolve(run.font) }
-        let needsEmoji = runs.contains { $0.text.unicodeScalars.contains { $0.value >= 0x1F000 || $0.value == 0xFE0F } }
+        let needsEmoji = runs.contains { $0.text.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F } }
         let emoji = needsEmoji ? FontMatcher.shared.match(family: "emoji", weight: 400, italic: false).flatMap { try? FontCache.shared.face($0) } : nil
         let itemizer = Itemizer(runs: runs, fonts: fonts, emoji: emoji)
         let style = request.style

@@ -102,6 +102,8 @@ final class LayoutTests: XCTestCase {
     }
 
     func testFallbackToASecondFont() throws {
+        // A character whose default presentation is emoji (U+231A WATCH) is drawn from the colour font.
+        XCTAssertEqual(try TextTestSupport.layout("\u{231A}", size: 16).lines[0].fontFamilies, ["Noto Color Emoji"])
         // Noto Sans has no Hebrew; fontconfig's fallback order finds a font that does.
         let layout = try TextLayout(AttributedText("Hi שלום", font: Font(family: "Noto Sans", size: 16)), placement: .at(Point(0, 0), maxWidth: nil))
         let families = layout.lines[0].fontFamilies
