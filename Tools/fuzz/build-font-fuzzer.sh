@@ -23,5 +23,5 @@ echo "built $out/font-fuzzer"
 if [ $# -gt 0 ]; then
   work="$out/corpus"
   mkdir -p "$work"
-  "$out/font-fuzzer" -max_total_time="$1" -max_len=65536 -rss_limit_mb=4096 -timeout=20 -detect_leaks=0 "$work" Tools/fuzz/corpus
+  ASAN_OPTIONS=detect_leaks=0 "$out/font-fuzzer" -max_total_time="$1" -max_len=65536 -rss_limit_mb=4096 -timeout=20 -detect_leaks=0 "$work" Tools/fuzz/corpus
 fi
