@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Penumbra",
     products: [
-        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO"]),
+        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
     ],
     dependencies: [
@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(
             name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
             providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CUnibreak", path: "Sources/CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
 
         .systemLibrary(name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -56,7 +61,10 @@ let package = Package(
                 .embedInCode("include/fixed.glsl"), .embedInCode("include/fixed64.glsl"),
             ]),
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO"], path: "Sources/Penumbra"),
+        .target(
+            name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
+            path: "Sources/PenumbraText", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText"], path: "Sources/Penumbra"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore", "PenumbraIO"], path: "Sources/PenumbraRequests",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
@@ -92,6 +100,8 @@ let package = Package(
             name: "PenumbraServerTests",
             dependencies: ["PenumbraServer", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests",
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -91,7 +91,7 @@ scene("multiply", [1024, 1024], [
     {"op": "drawImage", "image": "mars", "rect": [0, 0, 1024, 1024]},
     {"op": "drawImage", "image": "mars", "at": [256, 256], "blendMode": "multiply"}], images={"mars": "images/mars.png"})
 
-# note: a nine-slice note chrome (cap insets 37, 12, 12, 12) grown to three sizes, stretched and
+# note-slices: a nine-slice note chrome (cap insets 37, 12, 12, 12) grown to three sizes, stretched and
 # tiled, and shrunk below its caps.
 ops = []
 for i, (w, h) in enumerate([(90, 110), (160, 200), (240, 300)]):
@@ -99,7 +99,68 @@ for i, (w, h) in enumerate([(90, 110), (160, 200), (240, 300)]):
     ops.append({"op": "drawImage", "image": "note", "rect": [x, 20, w, h], "capInsets": [37, 12, 12, 12], "resizingMode": "stretch"})
     ops.append({"op": "drawImage", "image": "note", "rect": [x, 340, w, h], "capInsets": [37, 12, 12, 12]})
 ops.append({"op": "drawImage", "image": "note", "rect": [20, 480, 20, 30], "capInsets": [37, 12, 12, 12]})
-scene("note", [580, 660], ops, background="#FFFFFF", images={"note": "images/note@2x.png"})
+scene("note-slices", [580, 660], ops, background="#FFFFFF", images={"note": "images/note@2x.png"})
+
+# Text examples name the family "DejaVu Sans", which fontconfig resolves to Debian's
+# /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf (fonts-dejavu-core; a test checks it), so their
+# pixels are fixed; emoji come from Noto Color Emoji (fonts-noto-color-emoji) by fallback.
+DEJAVU = "DejaVu Sans"
+
+# note: the seed's self-sizing notes. Each label is measured with a width limit of 300 (word wrap)
+# and the tiled chrome (cap insets 37, 12, 12, 12) grows around it by the padding 37, 12, 12, 12.
+LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et "
+         "dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex "
+         "ea commodo consequat.")
+ops = []
+for text, size, at in [("Hi!", 25, [10, 10]), ("Je me taille en fonction de mon contenu!", 30, [200, 10]), (LOREM, 16, [10, 200])]:
+    ops.append({"op": "drawText", "text": text, "font": {"family": DEJAVU, "size": size}, "at": at, "maxWidth": 300,
+                "lineBreakMode": "wordWrap",
+                "frame": {"image": "note", "capInsets": [37, 12, 12, 12], "resizingMode": "tile", "padding": [37, 12, 12, 12]}})
+scene("note", [540, 470], ops, background="#FFFFFF", images={"note": "images/note@2x.png"})
+
+# hello: the seed's "Hello, world!" in the 17-point system font.
+scene("hello", [200, 60], [{"op": "drawText", "text": "Hello, world!", "font": {"family": DEJAVU, "size": 17}, "at": [20, 20]}],
+      scale=2, background="#FFFFFF")
+
+# typography: weights, alignments, truncation modes, runs with colours and underline, a ligature,
+# an RTL paragraph and an emoji line.
+ops = []
+for i, w in enumerate([200, 400, 700]):
+    ops.append({"op": "drawText", "text": f"Weight {w}", "font": {"family": DEJAVU, "size": 20, "weight": w}, "at": [20, 20 + 30 * i]})
+ops.append({"op": "drawText", "text": "Italic", "font": {"family": DEJAVU, "size": 20, "italic": True}, "at": [20, 110]})
+for i, a in enumerate(["left", "center", "right", "justified"]):
+    y = 20 + 70 * i
+    ops.append({"op": "setFillColor", "color": "#EEF2FF"})
+    ops.append({"op": "fill", "path": {"rect": [240, y, 300, 60]}})
+    ops.append({"op": "setFillColor", "color": "#000000"})
+    ops.append({"op": "drawText", "text": f"{a}: the quick brown fox jumps over the lazy dog", "alignment": a,
+                "font": {"family": DEJAVU, "size": 15}, "rect": [240, y, 300, 60]})
+for i, m in enumerate(["clip", "truncateHead", "truncateTail", "truncateMiddle"]):
+    ops.append({"op": "drawText", "text": f"{m}: a line far too long for its narrow rectangle", "lineBreakMode": m,
+                "numberOfLines": 1, "font": {"family": DEJAVU, "size": 15}, "rect": [20, 150 + 28 * i, 200, 24]})
+ops.append({"op": "drawText", "at": [20, 310], "font": {"family": DEJAVU, "size": 16}, "runs": [
+    {"text": "Runs: "}, {"text": "red ", "color": "#D32F2F"}, {"text": "underlined", "underline": True, "color": "#1565C0"},
+    {"text": " struck", "strikethrough": True}, {"text": " bold", "font": {"weight": 700}},
+    {"text": " — ligature: ", "color": "#555555"}, {"text": "office fi ffl", "font": {"family": "Noto Serif"}},
+    {"text": " (off: ", "color": "#555555"}, {"text": "office", "font": {"family": "Noto Serif"}, "features": {"liga": False}},
+    {"text": ")", "color": "#555555"}]})
+ops.append({"op": "drawText", "text": "שלום עולם! זו פסקה מימין לשמאל עם המילה Penumbra באמצע.", "font": {"family": DEJAVU, "size": 18},
+            "rect": [20, 350, 520, 30]})
+ops.append({"op": "drawText", "text": "Emoji: 😀 🎉 👍🏽 ❤️ 🇫🇷", "font": {"family": DEJAVU, "size": 24}, "at": [20, 395]})
+scene("typography", [560, 440], ops, background="#FFFFFF")
+
+# card: a 1200x630 social card, the text benchmark: a 48-point title, a 3-line 18-point paragraph
+# and 2 emoji.
+scene("card", [1200, 630], [
+    {"op": "linearGradient", "start": [0, 0], "end": [1200, 630], "stops": [[0, "#0F172A"], [1, "#1E3A8A"]]},
+    {"op": "setFillColor", "color": "#FFFFFF"},
+    {"op": "drawText", "text": "Penumbra renders text 🚀", "font": {"family": DEJAVU, "size": 48, "weight": 700}, "at": [80, 120]},
+    {"op": "setFillColor", "color": "#CBD5E1"},
+    {"op": "drawText", "text": ("Quartz 2D's drawing model on Linux servers: fonts matched by fontconfig, shaped by HarfBuzz, "
+                                "ordered by FriBidi and broken into lines by UAX #14, every glyph an exact outline through the same "
+                                "coverage code on the CPU and the GPU, byte for byte. ✨"),
+     "font": {"family": DEJAVU, "size": 18}, "rect": [80, 220, 1000, 90], "numberOfLines": 3, "lineBreakMode": "truncateTail"}],
+    background="#0F172A")
 
 # template: an icon drawn as it is, and as a template image in several tints.
 ops = [{"op": "drawImage", "image": "icon", "at": [16, 16]}]

@@ -16,8 +16,9 @@ extension ImageCodecs {
 }
 
 extension SceneEnvironment {
-    /// Every codec, and the CPU reference renderer for offscreen images.
-    public static let standard = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) })
+    /// Every codec, the CPU reference renderer for offscreen images, and the text engine.
+    public static let standard = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
+                                                  textEngine: TextEngines.standard)
 }
 
 extension Image {

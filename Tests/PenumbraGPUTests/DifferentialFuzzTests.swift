@@ -1,7 +1,9 @@
 // DifferentialFuzzTests: seeded random display lists (fills with random
 // polygons and fill rules, images under random transforms with nine-slice,
 // template and flip, linear and radial gradients with random extend flags,
-// layers, clips, shadows, alpha and every blend mode) rendered on the CPU and
+// layers, clips, shadows, alpha and every blend mode, and text: outlines,
+// underlines, colour emoji and right-to-left runs under random transforms,
+// drawn through GraphicsContext as drawText draws) rendered on the CPU and
 // the GPU. On a mismatch the op list is cut to its shortest failing prefix,
 // and the failure names the seed and the index of the op that breaks parity.
 // PENUMBRA_FUZZ_SCENES=N runs N scenes (default 500), PENUMBRA_FUZZ_SEED=S
@@ -10,6 +12,7 @@ import Foundation
 import XCTest
 import PenumbraTestSupport
 import Penumbra
+@testable import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU
 
@@ -120,7 +123,33 @@ struct FuzzSceneBuilder {
                 if open > 0 { list.commands.append(.endLayer); open -= 1 }
             }
         }
+        // Drawn after the other ops so that the scenes without text stay what they were.
+        if random.chance(0.4) { text(into: &list) }
         return list
+    }
+
+    static let texts = ["Hello, world!", "office fi", "שלום עולם", "Wy 😀 ok", "AV Ta", "abc אבג 123", "🇫🇷❤️"]
+
+    /// A random text, recorded by a GraphicsContext with random state and transform (which may add
+    /// clip nodes: the text's layer is bounded by one) and appended to `list`.
+    mutating func text(into list: inout DisplayList) {
+        let context = GraphicsContext(pixelWidth: width, pixelHeight: height)
+        context.list.clips = list.clips
+        context.concatenate(PenumbraCore.AffineTransform(rotationAngle: random.double(-0.6...0.6)))
+        if random.chance(0.4) { context.setAlpha(random.double(0...1)) }
+        if random.chance(0.4) { context.setBlendMode(BlendMode.allCases[random.int(0...(BlendMode.allCases.count - 1))]) }
+        if random.chance(0.3) { context.setShadow(offset: Size(width: random.double(-4...4), height: random.double(-4...4)),
+                                                  blur: random.double(0...4), color: random.color()) }
+        context.setFillColor(random.color())
+        let string = Self.texts[random.int(0...(Self.texts.count - 1))]
+        let font = Font(family: "DejaVu Sans", size: random.double(4...24), weight: random.chance(0.3) ? 700 : 400)
+        let run = AttributedText.Run(string, font: font, color: random.chance(0.5) ? random.color() : nil,
+                                     underline: random.chance(0.3), strikethrough: random.chance(0.2))
+        _ = try? context.draw(AttributedText(runs: [run]), at: Point(x: random.double(-4...8), y: random.double(-4...8)),
+                              maxWidth: random.chance(0.5) ? random.double(5...60) : nil)
+        let recorded = context.displayList
+        list.clips = recorded.clips
+        list.commands += recorded.commands
     }
 }
 

@@ -27,7 +27,7 @@ public final class GraphicsContext {
     private struct SavedState { var state: State; var startsLayer: Bool }
 
     /// The current graphics state.
-    public private(set) var state: State
+    public internal(set) var state: State
     private var stack: [SavedState] = []
     var list: DisplayList
     /// Strokes recorded as placeholders, outlined when the list is next read.

@@ -18,12 +18,14 @@ public struct ResourceLimits: Hashable, Sendable {
     /// The decoded-pixel budget: the pixels of every entry of `images` added up (an animation's
     /// frames all counted), checked from file headers before anything is allocated.
     public var maxImagePixels: Int = 400_000_000
+    /// Most characters (Unicode scalars) of text in one `drawText` op.
+    public var maxTextCharacters: Int
 
     /// Limits with the scene format's defaults unless given.
     public init(maxPixels: Int = 100_000_000, maxOps: Int = 100_000, maxPathSegments: Int = 1_000_000,
-                maxNesting: Int = 64, maxDashEntries: Int = 1_024) {
+                maxNesting: Int = 64, maxDashEntries: Int = 1_024, maxTextCharacters: Int = 100_000) {
         self.maxPixels = maxPixels; self.maxOps = maxOps; self.maxPathSegments = maxPathSegments
-        self.maxNesting = maxNesting; self.maxDashEntries = maxDashEntries
+        self.maxNesting = maxNesting; self.maxDashEntries = maxDashEntries; self.maxTextCharacters = maxTextCharacters
     }
 
     /// The scene format's defaults: 100 megapixels, 100,000 ops, 1,000,000 path segments,

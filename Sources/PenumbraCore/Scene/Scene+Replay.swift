@@ -56,6 +56,9 @@ extension SceneOp {
                                        extendStart: extendStart, extendEnd: extendEnd)
         case .beginLayer: context.beginTransparencyLayer()
         case .endLayer: context.endTransparencyLayer()
+        case .drawText(let text):
+            if let frame = text.frame { context.draw(frame.image, in: frame.rect) }
+            context.draw(text.drawing)
         }
     }
 }

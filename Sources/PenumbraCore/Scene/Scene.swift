@@ -71,6 +71,7 @@ public struct Scene: Hashable, Sendable {
     ///   - time: overrides the document's `time` (the command line's `--time`).
     ///   - environment: the image codecs and the offscreen renderer (the core alone reads PNG and
     ///     has no renderer; the Penumbra module's `SceneEnvironment.standard` has everything).
+    ///   Text (`drawText`, `fonts`) needs the environment's text engine (`.standard` has it).
     /// - Throws: `SceneError` naming the place of the first problem found.
     public static func decode(_ json: [UInt8], baseDirectory: String, limits: ResourceLimits = .default,
                               scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {

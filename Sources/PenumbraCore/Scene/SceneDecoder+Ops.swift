@@ -29,6 +29,7 @@ extension SceneDecoder {
                       "renderingMode", "tint", "flipped", "contentMode", "clipsToBounds", "interpolation"],
         "linearGradient": ["start", "end", "stops", "extend"],
         "radialGradient": ["startCenter", "startRadius", "endCenter", "endRadius", "stops", "extend"],
+        "drawText": SceneDecoder.textFields,
     ]
 
     static let blendModeExpectation = "a blend mode (normal, multiply, screen, ..., plusLighter: the CGBlendMode names)"
@@ -74,6 +75,7 @@ extension SceneDecoder {
         case "fill": return .fill(try path(o.required("path")), try fillRule(o))
         case "stroke": return .stroke(try path(o.required("path")))
         case "drawImage": return .drawImage(try drawImage(o))
+        case "drawText": return .drawText(try drawText(o))
         case "linearGradient":
             let (extendStart, extendEnd) = try o.optional("extend")?.extendFlags() ?? (true, true)
             return .linearGradient(start: try o.required("start").point(), end: try o.required("end").point(),

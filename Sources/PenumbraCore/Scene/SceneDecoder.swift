@@ -48,11 +48,16 @@ struct SceneDecoder {
     /// Saves plus layers open now.
     private var nestingDepth = 0
 
+    /// Lays out `drawText` and checks fonts (the environment's); nil rejects scenes with text.
+    var textEngine: (any TextEngine)? { environment.textEngine }
+    /// The scene's `fonts`, read and checked, by name.
+    var fontSources: [String: FontSource] = [:]
+
     init(sources: ImageSources, limits: ResourceLimits, environment: SceneEnvironment = .core) {
         self.sources = sources; self.limits = limits; self.environment = environment
     }
 
-    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "ops", "time"]
+    static let documentKeys: Set<String> = ["format", "version", "size", "scale", "background", "images", "fonts", "ops", "time"]
 
     mutating func decodeDocument(_ root: JSONValue, scaleOverride: Double?, timeOverride: Double? = nil) throws -> Scene {
         let top = JSONReader(root, at: "")
@@ -92,6 +97,7 @@ struct SceneDecoder {
         }
         let background = try doc.optional("background")?.color()
         if let images = doc.optional("images") { try declareImages(images) }
+        if let fonts = doc.optional("fonts") { try declareFonts(fonts) }
 
         let opsReader = try doc.required("ops")
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }

@@ -1,18 +1,22 @@
 // SceneEnvironment: what the scene decoder is given rather than owning. The
 // core holds no codec beyond PNG and no renderer, so the decoders for image
 // files and the renderer that draws offscreen images (`{ "size", "ops" }`)
-// come from the caller; the public Penumbra target supplies every codec and
-// the CPU renderer as `SceneEnvironment.standard`.
+// come from the caller, and so does the text engine (PenumbraText); the public
+// Penumbra target supplies every codec, the CPU renderer and the text engine
+// as `SceneEnvironment.standard`.
 
-/// Codecs and the offscreen renderer a scene decoder uses.
+/// Codecs, the offscreen renderer and the text engine a scene decoder uses.
 public struct SceneEnvironment: Sendable {
     /// Decoders for image files and data URIs.
     public var codecs: ImageCodecs
     /// Renders an offscreen image's display list; nil rejects offscreen images.
     public var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
+    /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
+    public var textEngine: (any TextEngine)?
 
-    public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil) {
-        self.codecs = codecs; self.renderOffscreen = renderOffscreen
+    public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
+                textEngine: (any TextEngine)? = nil) {
+        self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
     }
 
     /// PNG only, no offscreen renderer: what the core can do on its own.

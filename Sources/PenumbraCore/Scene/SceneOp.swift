@@ -58,6 +58,8 @@ public enum SceneOp: Hashable, Sendable {
     case beginLayer
     /// `endLayer`: CGContextEndTransparencyLayer.
     case endLayer
+    /// `drawText`: laid out when decoded; its frame (if any) then the text.
+    case drawText(DrawTextOp)
 }
 
 /// A `drawImage` op: the image as the scene loaded it, plus the op's own attributes.

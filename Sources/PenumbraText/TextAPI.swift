@@ -1,0 +1,126 @@
+// The Swift API of text, UIKit's in spirit: a Font (a family matched by
+// fontconfig, or a font file), an AttributedText of styled runs, and a
+// TextLayout that measures (sizeWithFont:constrainedToSize:lineBreakMode:)
+// and holds the lines and the drawing; GraphicsContext.draw(_:at:) and
+// draw(_:in:) lay out and draw in one call, as NSString's drawing does. All
+// of it builds the same TextLayoutRequest a scene's drawText makes, so the
+// API and scenes draw the same pixels.
+import Foundation
+import PenumbraCore
+
+/// A font: a family matched among installed fonts, or a font file; and a size in points.
+public struct Font: Hashable, Sendable {
+    public var selector: FontSelector
+    public var size: Double
+
+    /// A family (or `sans-serif`, `serif`, `monospace`), weight 100...900 and slant, matched by fontconfig.
+    public init(family: String = "sans-serif", size: Double = 17, weight: Int = 400, italic: Bool = false) {
+        selector = .family(family, weight: weight, italic: italic); self.size = size
+    }
+
+    /// A font file (TrueType, OpenType/CFF or a collection with `index`); throws when it is not a usable font.
+    public init(file path: String, index: Int = 0, size: Double) throws(TextEngineError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw TextEngineError("cannot read the font file \(path)") }
+        let source = FontSource(bytes: [UInt8](data), index: index)
+        _ = try FontCache.shared.face(source)
+        selector = .source(source); self.size = size
+    }
+
+    /// The system font at a size (UIFont.systemFont(ofSize:)): the generic sans-serif family.
+    public static func system(size: Double, weight: Int = 400) -> Font { Font(family: "sans-serif", size: size, weight: weight) }
+
+    /// This font at another size.
+    public func withSize(_ size: Double) -> Font { var f = self; f.size = size; return f }
+
+    var request: FontRequest { FontRequest(selector: selector, size: size) }
+}
+
+/// Text made of styled runs (NSAttributedString's role).
+public struct AttributedText: Hashable, Sendable {
+    /// One run: its text and style; a nil colour is the context's fill colour.
+    public struct Run: Hashable, Sendable {
+        public var text: String
+        public var font: Font
+        public var color: Color?
+        public var underline: Bool
+        public var strikethrough: Bool
+        public var kerning: Double
+        public var features: [FontFeature]
+        public init(_ text: String, font: Font = Font(), color: Color? = nil, underline: Bool = false, strikethrough: Bool = false,
+                    kerning: Double = 0, features: [FontFeature] = []) {
+            self.text = text; self.font = font; self.color = color; self.underline = underline
+            self.strikethrough = strikethrough; self.kerning = kerning; self.features = features
+        }
+    }
+
+    public var runs: [Run]
+    public init(runs: [Run]) { self.runs = runs }
+    /// A single run.
+    public init(_ text: String, font: Font = Font(), color: Color? = nil) { runs = [Run(text, font: font, color: color)] }
+
+    var textRuns: [TextRun] {
+        runs.map { TextRun(text: $0.text, font: $0.font.request, color: $0.color, underline: $0.underline,
+                           strikethrough: $0.strikethrough, kerning: $0.kerning, features: $0.features) }
+    }
+}
+
+/// A laid-out text: its measured size, its lines and what drawing it draws.
+public struct TextLayout: Sendable {
+    /// One drawn line.
+    public struct Line: Hashable, Sendable {
+        /// The line's box: aligned x, width without trailing spaces, line-box height.
+        public var box: Rect
+        /// The baseline's y.
+        public var baseline: Double
+        /// The characters drawn, logical order (a truncated line includes its "…").
+        public var text: String
+        /// The characters in visual order, left to right.
+        public var visualText: String
+        /// Family names of the fonts the line uses, fallbacks included.
+        public var fontFamilies: [String]
+    }
+
+    /// The text's box: its top-left and the widest line by the lines' total height.
+    public var box: Rect { drawing.box }
+    /// The measured size (sizeWithFont:constrainedToSize:lineBreakMode:).
+    public var size: Size { drawing.box.size }
+    public let lines: [Line]
+    /// The pieces GraphicsContext.draw(_: TextDrawing) draws.
+    public let drawing: TextDrawing
+
+    /// Lays out `text` at a placement with a paragraph style.
+    public init(_ text: AttributedText, placement: TextPlacement, style: TextStyle = TextStyle()) throws(TextEngineError) {
+        let out = try TextLayouter(request: TextLayoutRequest(runs: text.textRuns, style: style, placement: placement)).layout()
+        drawing = out.drawing; lines = out.lines
+    }
+
+    /// The size a string takes in a font within `size` (`.infinity` for no limit), as
+    /// `sizeWithFont:constrainedToSize:lineBreakMode:` measures it.
+    public static func size(of string: String, font: Font, constrainedTo size: Size,
+                            lineBreakMode: LineBreakMode = .wordWrap) throws(TextEngineError) -> Size {
+        let placement: TextPlacement = size.height.isFinite
+            ? .rect(Rect(x: 0, y: 0, width: size.width, height: size.height))
+            : .at(Point(0, 0), maxWidth: size.width.isFinite ? size.width : nil)
+        return try TextLayout(AttributedText(string, font: font), placement: placement, style: TextStyle(lineBreakMode: lineBreakMode)).size
+    }
+}
+
+extension GraphicsContext {
+    /// Draws text with its first line box's top-left at `point`, wrapping at `maxWidth` when given
+    /// (NSString draw(at:withAttributes:)). Returns the layout.
+    @discardableResult
+    public func draw(_ text: AttributedText, at point: Point, maxWidth: Double? = nil,
+                     style: TextStyle = TextStyle()) throws(TextEngineError) -> TextLayout {
+        let layout = try TextLayout(text, placement: .at(point, maxWidth: maxWidth), style: style)
+        draw(layout.drawing)
+        return layout
+    }
+
+    /// Draws text laid out in `rect` (NSString draw(in:withAttributes:), UILabel). Returns the layout.
+    @discardableResult
+    public func draw(_ text: AttributedText, in rect: Rect, style: TextStyle = TextStyle()) throws(TextEngineError) -> TextLayout {
+        let layout = try TextLayout(text, placement: .rect(rect), style: style)
+        draw(layout.drawing)
+        return layout
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target over font loading and shaping (FontFuzz.swift compiled with
+# PenumbraText's sources, both instrumented: -sanitize=fuzzer,address) and, given a number of
+# seconds, runs it over the committed corpus; it fails on any crash. Leak detection is off: the
+# font caches and fontconfig's configuration live as long as the process, by design.
+#   Tools/fuzz/fonts/run.sh            # build .build/fuzz/font-fuzzer
+#   Tools/fuzz/fonts/run.sh 60         # build, then fuzz for 60 seconds
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+swift build -c release --target PenumbraCore >/dev/null
+out=.build/fuzz
+mkdir -p "$out"
+maps=()
+for m in CFreeType CHarfBuzz CFontconfig CFriBidi CUnibreak; do maps+=(-Xcc "-fmodule-map-file=Sources/$m/module.modulemap"); done
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FontFuzz -swift-version 6 \
+  Tools/fuzz/fonts/FontFuzz.swift Sources/PenumbraText/*.swift \
+  -I .build/release/Modules -I .build/release "${maps[@]}" \
+  $(pkg-config --cflags-only-I freetype2 harfbuzz fribidi | sed 's/-I/-Xcc -I/g') \
+  .build/release/PenumbraCore.build/*.o .build/release/CPNG.build/*.o \
+  -lpng16 -lz -lfreetype -lharfbuzz -lfontconfig -lfribidi -lunibreak \
+  -o "$out/font-fuzzer" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+echo "built $out/font-fuzzer"
+if [ $# -gt 0 ]; then
+  work="$out/corpus"
+  mkdir -p "$work"
+  ASAN_OPTIONS=detect_leaks=0 "$out/font-fuzzer" -max_total_time="$1" -max_len=65536 -rss_limit_mb=4096 -timeout=20 -detect_leaks=0 "$work" Tools/fuzz/fonts/corpus
+fi
