@@ -65,7 +65,7 @@ let package = Package(
             name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
             path: "Sources/PenumbraText", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText"], path: "Sources/Penumbra"),
-        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore", "PenumbraIO"], path: "Sources/PenumbraRequests",
+        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "PenumbraServer",

@@ -10,10 +10,12 @@ ivec4 roundQ12(ivec4 x) { return (x + 2048) >> 12; }
 // a / b truncated towards zero for b > 0, on magnitudes.
 int divideTruncating(int a, int b) { return a >= 0 ? a / b : -((-a) / b); }
 
-// floor(sqrt(n)), bit by bit, 16 steps.
+// floor(sqrt(n)), bit by bit (Fixed.squareRoot), skipping the leading steps where the bit
+// exceeds n (they leave root 0 and n as they are); a loop the compiler cannot unroll.
 uint squareRoot(uint n) {
     uint remainder = n, root = 0u, bit = 1u << 30;
-    for (int i = 0; i < 16; i++) {
+    while (bit > n) bit >>= 2;
+    while (bit != 0u) {
         if (remainder >= root + bit) { remainder -= root + bit; root = (root >> 1) + bit; }
         else { root >>= 1; }
         bit >>= 2;

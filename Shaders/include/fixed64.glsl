@@ -18,10 +18,14 @@ bool lessU64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); 
 // base + stepX x + stepY y (FixedAffine.at).
 uvec2 affineAt(uvec2 base, uvec2 stepX, uvec2 stepY, ivec2 p) { return add64(add64(base, mul64(stepX, p.x)), mul64(stepY, p.y)); }
 
-// u mod m for m > 0, floor semantics (FixedImageAxis.modulo), by binary long division.
+// u mod m for m > 0, floor semantics (FixedImageAxis.modulo), by binary long division from
+// u's highest set bit (the zero bits above it change nothing). The trip count depends on the
+// data, so a shader compiler cannot unroll it into a 64-step straight line (llvmpipe's JIT
+// took minutes over that).
 uvec2 modU64(uvec2 u, uvec2 m) {
     uvec2 r = uvec2(0u);
-    for (int i = 63; i >= 0; i--) {
+    int top = u.y != 0u ? 32 + findMSB(u.y) : findMSB(u.x);
+    for (int i = top; i >= 0; i--) {
         uint bit = i >= 32 ? (u.y >> uint(i - 32)) & 1u : (u.x >> uint(i)) & 1u;
         r = uvec2((r.x << 1) | bit, (r.y << 1) | (r.x >> 31));
         if (!lessU64(r, m)) r = sub64(r, m);
@@ -29,9 +33,9 @@ uvec2 modU64(uvec2 u, uvec2 m) {
     return r;
 }
 uvec2 modulo64(uvec2 u, uvec2 m) {
-    if (!negative64(u)) return modU64(u, m);
-    uvec2 r = modU64(neg64(u), m);
-    return (r.x == 0u && r.y == 0u) ? r : sub64(m, r);
+    bool negative = negative64(u);
+    uvec2 r = modU64(negative ? neg64(u) : u, m);   // one division loop per call
+    return (!negative || (r.x == 0u && r.y == 0u)) ? r : sub64(m, r);
 }
 
 // floor(q / 2^24) clamped to +-2^30, and the 8-bit weight (q >> 16) & 255 (FixedImageAxis.pair).

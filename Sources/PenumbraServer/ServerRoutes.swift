@@ -57,7 +57,6 @@ struct ServerRoutes: Sendable {
         let arrival = ContinuousClock.now
         guard !draining.value else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
-        try options.format.checkAvailable()
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
@@ -89,7 +88,6 @@ struct ServerRoutes: Sendable {
         guard (request.uri.query ?? "").isEmpty else {
             throw RequestError(400, "a signed URL takes no query: the signature covers only {scene}.{ext}", place: "query")
         }
-        try format.checkAvailable()
         guard let scene = URLSigning.decodeBase64URL(String(file[..<dot])) else {
             throw RequestError(400, "the scene is not base64url without padding", place: "path.scene")
         }
