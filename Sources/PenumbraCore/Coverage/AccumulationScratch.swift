@@ -16,6 +16,7 @@
 // freed instead of kept.
 
 import Foundation
+import Synchronization
 
 /// Zeroed cell memory and touched-block bits for one rasterization at a time.
 final class AccumulationScratch {
@@ -59,19 +60,18 @@ final class AccumulationScratch {
     /// The largest scratch worth keeping for the next call (64 MiB of cells).
     static let retainedCellLimit = 1 << 24
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var pool: [AccumulationScratch] = []
+    /// Idle scratches; each is used by one thread at a time, handed over through this lock.
+    private static let pool = Mutex<[UnsafeScratch]>([])
+
+    /// A scratch crossing threads through the pool (only ever used by the thread that took it).
+    private struct UnsafeScratch: @unchecked Sendable { let scratch: AccumulationScratch }
 
     /// Runs `body` with a scratch whose cells are all zero; `body` must leave them zero.
     static func withScratch<R>(_ body: (AccumulationScratch) -> R) -> R {
-        lock.lock()
-        let scratch = pool.popLast() ?? AccumulationScratch()
-        lock.unlock()
+        let scratch = pool.withLock { $0.popLast()?.scratch } ?? AccumulationScratch()
         let result = body(scratch)
         if scratch.cellCapacity <= retainedCellLimit {
-            lock.lock()
-            if pool.count < 8 { pool.append(scratch) }
-            lock.unlock()
+            pool.withLock { if $0.count < 8 { $0.append(UnsafeScratch(scratch: scratch)) } }
         }
         return result
     }
