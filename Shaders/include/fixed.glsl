@@ -24,12 +24,3 @@ uint squareRoot(uint n) {
 }
 
 int unpremultipliedQ12(int c, int a) { return a > 0 ? min(4096, (c * 4096 + (a >> 1)) / a) : 0; }
-
-// Fixed.unit8: floor(v * 255 + 0.5) clamped to 0...255, each operation rounded on its own.
-int unit8(float v) {
-    precise float x = v * 255.0 + 0.5;
-    if (!(x > 0.0)) return 0;
-    if (x >= 255.0) return 255;
-    return int(floor(x));
-}
-ivec4 unit8(vec4 v) { return ivec4(unit8(v.x), unit8(v.y), unit8(v.z), unit8(v.w)); }

@@ -2,13 +2,10 @@
 // twin of PenumbraCPU's shaders (Shader.swift, ImageShader.swift,
 // GradientShader.swift). Images and layers follow the shared
 // ImageSamplingPlan in 64-bit fixed point (fixed64.glsl) and mix their texels
-// with 8-bit weights, exactly as the CPU (docs/ARITHMETIC.md). Gradients are
-// still Float: the Swift side evaluates, in Double, the paint coordinate at
-// the pixel centre of uPaintOrigin (shifted by a shadow offset) and its steps
-// per pixel, so the shader only adds small multiples:
-//     value = uMap0 + uMapX * dx + uMapY * dy,   (dx, dy) = p - uPaintOrigin;
-// x is the linear parameter t; for radial gradients the value is p - c0 in
-// user space. A gradient side that draws nothing sets the coverage to 0.
+// with 8-bit weights, exactly as the CPU (docs/ARITHMETIC.md). Gradients take
+// their parameter from GradientPlan's integers (a Q24 map for a linear one,
+// RadialGradientPlan's 64-bit solve for a radial one) and their colour from
+// the integer ramp. A gradient side that draws nothing sets the coverage to 0.
 
 // 0 solid, 1 image, 2 linear, 3 radial, 4 layer: a constant in a specialised program (the
 // compiler drops the other paints), else a uniform.
@@ -17,10 +14,6 @@ uniform int uPaintKind;
 #define PAINT_KIND uPaintKind
 #endif
 uniform ivec4 uSolid8;             // a solid paint, U8 premultiplied
-uniform ivec2 uPaintOrigin;
-uniform vec2 uMap0;
-uniform vec2 uMapX;
-uniform vec2 uMapY;
 
 // Images and layers: ImageSamplingPlan's axes (Q24 values as uvec2). Per axis a:
 // uDistance[3a + k] (base, stepX, stepY), uThreshold[2a + k] (leading end,
@@ -40,13 +33,13 @@ uniform sampler2D uLayer;
 uniform ivec4 uLayerRect;          // the layer's size in .zw
 
 // Gradients
-uniform sampler2D uStops;          // rows: 0 colours, 1 offsets (radial, float); 2 U8 colours, 3 Q16 offsets
+uniform sampler2D uStops;          // rows: 0 the ramp's U8 colours, 1 its Q16 offsets
 uniform uvec2 uLinear[3];          // a linear gradient's t24: base, stepX, stepY (Q24)
 uniform int uStopCount;
 uniform ivec2 uExtend;             // start, end
-uniform vec4 uRadial;              // cd.x, cd.y, r0, dr
-uniform float uRadialA;
-uniform int uRadialDegenerate;
+uniform uvec2 uRadialQ[6];         // RadialGradientPlan's qx and qy: base, stepX, stepY (Q24)
+uniform ivec4 uRadialGeometry;     // cd.x, cd.y, r0, dr (Q16)
+uniform int uRadialA24;
 
 // FixedImageAxis.sample: the texel pair and the weight at device pixel p.
 ivec3 axisSample(int axis, ivec2 p) {
@@ -82,63 +75,66 @@ ivec4 imageBilinear(ivec3 h, ivec3 v) {
     return (top * (256 - wy) + bottom * wy + 32768) >> 16;
 }
 
-bool gradientDraws(float t) { return t < 0.0 ? uExtend.x != 0 : (t > 1.0 ? uExtend.y != 0 : true); }
-
-float stopOffset(int i) { return texelFetch(uStops, ivec2(i, 1), 0).r; }
-vec4 stopColor(int i) { return texelFetch(uStops, ivec2(i, 0), 0); }
-
-vec4 gradientColor(float t) {
-    if (uStopCount == 0) return vec4(0.0);
-    if (t < stopOffset(0)) return stopColor(0);
-    if (t >= stopOffset(uStopCount - 1)) return stopColor(uStopCount - 1);
+// GradientRamp.color(atQ16:), t16 in [0, 65536].
+ivec4 rampColor16(int t16) {
+    int n = uStopCount;
+    if (n == 0) return ivec4(0);
+    if (t16 < int(texelFetch(uStops, ivec2(0, 1), 0).r)) return ivec4(texelFetch(uStops, ivec2(0, 0), 0));
+    if (t16 >= int(texelFetch(uStops, ivec2(n - 1, 1), 0).r)) return ivec4(texelFetch(uStops, ivec2(n - 1, 0), 0));
     int i = 0;
-    while (i + 1 < uStopCount && stopOffset(i + 1) <= t) i++;
-    precise float span = stopOffset(i + 1) - stopOffset(i);
-    if (!(span > 0.0)) return stopColor(i + 1);
-    precise float f = (t - stopOffset(i)) / span;
-    precise vec4 c = stopColor(i) + (stopColor(i + 1) - stopColor(i)) * f;
-    return c;
+    while (i + 1 < n && int(texelFetch(uStops, ivec2(i + 1, 1), 0).r) <= t16) i++;
+    int o0 = int(texelFetch(uStops, ivec2(i, 1), 0).r), o1 = int(texelFetch(uStops, ivec2(i + 1, 1), 0).r);
+    int f = int((uint(t16 - o0) << 16) / uint(o1 - o0));
+    ivec4 c0 = ivec4(texelFetch(uStops, ivec2(i, 0), 0)), c1 = ivec4(texelFetch(uStops, ivec2(i + 1, 0), 0));
+    return (c0 * (65536 - f) + c1 * f + 32768) >> 16;
 }
 
 // GradientRamp.color(atQ24:).
 ivec4 rampColor(uvec2 t24) {
-    int t16 = negative64(t24) ? 0 : ((t24.y != 0u || t24.x > 16777216u) ? 65536 : int((t24.x + 128u) >> 8));
-    int n = uStopCount;
-    if (n == 0) return ivec4(0);
-    if (t16 < int(texelFetch(uStops, ivec2(0, 3), 0).r)) return ivec4(texelFetch(uStops, ivec2(0, 2), 0));
-    if (t16 >= int(texelFetch(uStops, ivec2(n - 1, 3), 0).r)) return ivec4(texelFetch(uStops, ivec2(n - 1, 2), 0));
-    int i = 0;
-    while (i + 1 < n && int(texelFetch(uStops, ivec2(i + 1, 3), 0).r) <= t16) i++;
-    int o0 = int(texelFetch(uStops, ivec2(i, 3), 0).r), o1 = int(texelFetch(uStops, ivec2(i + 1, 3), 0).r);
-    int f = int((uint(t16 - o0) << 16) / uint(o1 - o0));
-    ivec4 c0 = ivec4(texelFetch(uStops, ivec2(i, 2), 0)), c1 = ivec4(texelFetch(uStops, ivec2(i + 1, 2), 0));
-    return (c0 * (65536 - f) + c1 * f + 32768) >> 16;
+    return rampColor16(negative64(t24) ? 0 : ((t24.y != 0u || t24.x > 16777216u) ? 65536 : int((t24.x + 128u) >> 8)));
 }
 
-// The radial parameter (GradientShader.parameter); false where nothing is drawn.
-bool radialParameter(vec2 pd, out float t) {
-    vec2 cd = uRadial.xy; float r0 = uRadial.z, dr = uRadial.w;
-    precise float b = dot(pd, cd) + r0 * dr;
-    precise float c = dot(pd, pd) - r0 * r0;
-    if (uRadialDegenerate != 0) {
-        if (b == 0.0) return false;
-        t = c / (2.0 * b);
-        return r0 + t * dr >= 0.0 && gradientDraws(t);
-    }
-    precise float disc = b * b - uRadialA * c;
-    if (!(disc >= 0.0)) return false;
-    precise float root = sqrt(disc);
-    precise float t1 = (b + root) / uRadialA;
-    precise float t2 = (b - root) / uRadialA;
-    float hi = t1 > t2 ? t1 : t2, lo = t1 > t2 ? t2 : t1;
-    if (r0 + hi * dr >= 0.0 && gradientDraws(hi)) { t = hi; return true; }
-    if (r0 + lo * dr >= 0.0 && gradientDraws(lo)) { t = lo; return true; }
+// RadialGradientPlan.draws: a non-negative radius where the gradient draws.
+bool radialDraws(uvec2 t) {
+    if (negative64(add64(shl64(int64(uRadialGeometry.z), 16), mul64(t, uRadialGeometry.w)))) return false;
+    return negative64(t) ? uExtend.x != 0 : (less64(uvec2(65536u, 0u), t) ? uExtend.y != 0 : true);
+}
+
+// RadialGradientPlan.clampedQuotient.
+uvec2 radialQuotient(uvec2 n, uvec2 d) {
+    uvec2 q = quotient64(n, d), limit = uvec2(0u, 256u);
+    return less64(limit, q) ? limit : (less64(q, neg64(limit)) ? neg64(limit) : q);
+}
+
+// RadialGradientPlan.parameter: t16 at p; false where nothing is drawn.
+bool radialT16(ivec2 p, out uvec2 t) {
+    uvec2 px = affineAt(uRadialQ[0], uRadialQ[1], uRadialQ[2], p);
+    uvec2 py = affineAt(uRadialQ[3], uRadialQ[4], uRadialQ[5], p);
+    uvec2 ax = abs64(px), ay = abs64(py);
+    int shift = 8 + max(0, bitWidth64(lessU64(ax, ay) ? ay : ax) - 34);
+    int qx = int(shr64(px, shift).x), qy = int(shr64(py, shift).x);
+    ivec4 g = uRadialGeometry;   // cd.x, cd.y, r0, dr (Q16)
+    uvec2 b = shr64(add64(add64(add64(imul64(qx, g.x), imul64(qy, g.y)), imul64(g.z, g.w)), uvec2(32768u, 0u)), 16);
+    uvec2 c = sub64(add64(imul64(qx, qx), imul64(qy, qy)), imul64(g.z, g.z));
+    uvec2 c16 = shr64(add64(c, uvec2(32768u, 0u)), 16);
+    uvec2 disc = sub64(mul64x64(b, b), shr64(add64(mul64(c16, uRadialA24), uvec2(128u, 0u)), 8));
+    if (negative64(disc)) return false;
+    uvec2 root = uvec2(squareRoot64(disc), 0u);
+    uvec2 s = negative64(b) ? sub64(b, root) : add64(b, root);
+    bool hasA = uRadialA24 != 0, hasC = s != uvec2(0u);
+    uvec2 ta = hasA ? radialQuotient(shl64(s, 24), int64(uRadialA24)) : uvec2(0u);
+    uvec2 tc = hasC ? radialQuotient(c, s) : uvec2(0u);
+    if (!hasA && !hasC) return false;
+    uvec2 high = !hasC ? ta : (!hasA ? tc : (less64(ta, tc) ? tc : ta));
+    if (radialDraws(high)) { t = high; return true; }
+    if (!hasA || !hasC) return false;
+    uvec2 low = less64(ta, tc) ? ta : tc;
+    if (radialDraws(low)) { t = low; return true; }
     return false;
 }
 
 // The paint at device pixel p as U8 premultiplied; may set coverage to 0 where a gradient
-// draws nothing. Solid colours arrive as bytes; images and layers are sampled in fixed
-// point; gradients are computed in float and stored by unit8.
+// draws nothing. Every paint is integer arithmetic on the plan's integers.
 ivec4 paint8(ivec2 p, inout int coverage) {
     if (PAINT_KIND == 0) return uSolid8;
     if (PAINT_KIND == 1 || PAINT_KIND == 4) {
@@ -152,9 +148,7 @@ ivec4 paint8(ivec2 p, inout int coverage) {
         if (!draws) { coverage = 0; return ivec4(0); }
         return rampColor(t24);
     }
-    vec2 rel = vec2(p - uPaintOrigin);
-    precise vec2 value = uMap0 + uMapX * rel.x + uMapY * rel.y;
-    float t;
-    if (!radialParameter(value, t)) { coverage = 0; return ivec4(0); }
-    return unit8(gradientColor(min(1.0, max(0.0, t))));
+    uvec2 t;
+    if (!radialT16(p, t)) { coverage = 0; return ivec4(0); }
+    return rampColor16(negative64(t) ? 0 : (less64(uvec2(65536u, 0u), t) ? 65536 : int(t.x)));
 }

@@ -36,7 +36,7 @@ extension GPUFrame {
         program.set("uAlpha8", Int(alpha))
         program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
         program.set("uCoveragePacked", packedCoverage)
-        paint.apply(to: program, origin: (region.x, region.y), offset: .zero)
+        paint.apply(to: program, offset: .zero)
         bindLookup()
         drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,
                  tiles: rects.map { GPUFrame.shifted($0, by: (frame.x, frame.y)) })

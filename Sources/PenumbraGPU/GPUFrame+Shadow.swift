@@ -46,7 +46,7 @@ extension GPUFrame {
         bindMask(program, "uHasCoverage", "uCoverageRect", caster, unit: .coverage)
         // The paint's map starts at the plane's corner, as it always has: another origin would
         // round the Float map differently.
-        paint.apply(to: program, origin: (plane.x, plane.y), offset: offset)
+        paint.apply(to: program, offset: offset)
         bindLookup()
         shade(program, casterTiles)
         if let caster { lease.giveBack(texture: caster.name) }

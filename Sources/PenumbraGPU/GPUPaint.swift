@@ -1,10 +1,7 @@
 // GPUPaint: an op's paint as paint.glsl's uniforms. Images and layers send
 // the shared fixed-point ImageSamplingPlan (Core), the very integers the CPU
-// samples with. Gradients map each pixel centre (minus a shadow offset) back
-// through the inverse transform: that map, affine in the pixel, is evaluated
-// in Double at the pixel `origin` and its per-pixel steps are sent along, so
-// the shader only adds small multiples of them in float; their stops go in a
-// texture.
+// samples with; gradients send GradientPlan's and RadialGradientPlan's
+// integers, and their ramp goes in a small texture.
 import CEGL
 import PenumbraCore
 
@@ -29,35 +26,31 @@ enum GPUPaint {
         }
     }
 
-    /// The stops as an N x 4 RGBA32F texture: row 0 premultiplied colours and row 1 offsets
-    /// (radial gradients, Float); row 2 the ramp's U8 colours and row 3 its Q16 offsets
+    /// The ramp as an N x 2 RGBA32F texture: row 0 its U8 colours, row 1 its Q16 offsets
     /// (GradientRamp; integers, which floats hold exactly).
     static func stopTexture(_ g: GradientDraw, _ lease: GLLease) throws -> GLTexture {
         let n = max(1, g.stops.count)
         let ramp = GradientRamp(g.stops)
-        var values = [SIMD4<Float>](repeating: .zero, count: 4 * n)
-        for (i, s) in g.stops.enumerated() {
-            values[i] = SIMD4<Float>(s.color.premultiplied)
-            values[n + i] = SIMD4<Float>(Float(s.offset), 0, 0, 0)
-            values[2 * n + i] = SIMD4<Float>(ramp.colors[i])
-            values[3 * n + i] = SIMD4<Float>(Float(ramp.offsets[i]), 0, 0, 0)
+        var values = [SIMD4<Float>](repeating: .zero, count: 2 * n)
+        for i in g.stops.indices {
+            values[i] = SIMD4<Float>(ramp.colors[i])
+            values[n + i] = SIMD4<Float>(Float(ramp.offsets[i]), 0, 0, 0)
         }
-        return try lease.table(values, width: n, rows: 4)
+        return try lease.table(values, width: n, rows: 2)
     }
 
-    /// Sets the paint uniforms and binds its textures; `origin` is the device pixel the affine
-    /// maps start from, `offset` the shadow offset the paint is moved by.
-    func apply(to program: GLProgram, origin: (Int, Int), offset: Point) {
-        program.set("uPaintOrigin", origin.0, origin.1)
+    /// Sets the paint uniforms and binds its textures; `offset` is the shadow offset the paint is
+    /// moved by.
+    func apply(to program: GLProgram, offset: Point) {
         program.set("uPaintKind", kindIndex) // only the generic program has it
         switch self {
         case .solid(let color):
             program.set("uSolid8", ints: [SIMD4<Int32>(truncatingIfNeeded: color)])
         case .image(let draw, let texture):
-            applyImage(draw, program, origin, offset)
+            applyImage(draw, program, offset)
             bind(texture, .image)
         case .gradient(let g, let stops):
-            applyGradient(g, program, origin, offset)
+            applyGradient(g, program, offset)
             bind(stops, .stops)
         case .layer(let layer):
             program.set("uLayerRect", layer.frame)
@@ -69,21 +62,6 @@ enum GPUPaint {
     private func bind(_ texture: GLuint, _ unit: GPURenderer.Unit) {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(unit.rawValue))
         glBindTexture(glEnum(GL_TEXTURE_2D), texture)
-    }
-
-    /// The user-space point of the pixel centre at `origin` (minus the offset) and the steps of
-    /// one pixel in x and y, through the inverse of `transform`.
-    private static func userMap(_ transform: AffineTransform, _ origin: (Int, Int), _ offset: Point)
-        -> (base: Point, stepX: Point, stepY: Point) {
-        let inverse = transform.inverted() ?? .identity
-        let base = inverse.apply(Point(x: Double(origin.0) + 0.5 - offset.x, y: Double(origin.1) + 0.5 - offset.y))
-        return (base, Point(x: inverse.a, y: inverse.b), Point(x: inverse.c, y: inverse.d))
-    }
-
-    private static func setMap(_ program: GLProgram, _ base: Point, _ stepX: Point, _ stepY: Point) {
-        program.set("uMap0", Float(base.x), Float(base.y))
-        program.set("uMapX", Float(stepX.x), Float(stepX.y))
-        program.set("uMapY", Float(stepY.x), Float(stepY.y))
     }
 
     // MARK: Images and layers
@@ -106,7 +84,7 @@ enum GPUPaint {
         program.set("uRegionSpan", ints2: regions.map { SIMD2($0.first, $0.last) })
     }
 
-    private func applyImage(_ draw: ImageDraw, _ program: GLProgram, _ origin: (Int, Int), _ offset: Point) {
+    private func applyImage(_ draw: ImageDraw, _ program: GLProgram, _ offset: Point) {
         GPUPaint.applyPlan(ImageSamplingPlan(draw, offset: offset), program)
         program.set("uHasTint", draw.tint != nil)
         program.set("uTint8", ints: [SIMD4<Int32>(truncatingIfNeeded: draw.tint?.premultiplied8 ?? .zero)])
@@ -114,7 +92,7 @@ enum GPUPaint {
 
     // MARK: Gradients
 
-    private func applyGradient(_ g: GradientDraw, _ program: GLProgram, _ origin: (Int, Int), _ offset: Point) {
+    private func applyGradient(_ g: GradientDraw, _ program: GLProgram, _ offset: Point) {
         program.set("uStopCount", g.stops.count)
         var extend = (g.extendStart, g.extendEnd)
         switch g.kind {
@@ -124,14 +102,13 @@ enum GPUPaint {
             if t == nil { extend.0 = false }
             let affine = t ?? FixedAffine(base: -(1 << 24), stepX: 0, stepY: 0)
             program.set("uLinear", uints: [affine.base, affine.stepX, affine.stepY].map(GPUPaint.words))
-        case .radial(let c0, let r0, let c1, let r1):
-            let (user, ux, uy) = GPUPaint.userMap(g.transform, origin, offset)
-            let cd = c1 - c0, dr = r1 - r0
-            let a = cd.dot(cd) - dr * dr
-            GPUPaint.setMap(program, user - c0, ux, uy)
-            program.set("uRadial", SIMD4<Float>(Float(cd.x), Float(cd.y), Float(r0), Float(dr)))
-            program.set("uRadialA", Float(a))
-            program.set("uRadialDegenerate", abs(a) < 1e-12 * max(1, cd.dot(cd) + dr * dr))
+        case .radial:
+            // None draws nothing: no root anywhere (A = 0, and b = 0 so that s = 0).
+            let plan = RadialGradientPlan(g, offset: offset)
+            let q = plan.map { [$0.qx, $0.qy] } ?? [FixedAffine(base: 0, stepX: 0, stepY: 0), FixedAffine(base: 0, stepX: 0, stepY: 0)]
+            program.set("uRadialQ", uints: q.flatMap { [$0.base, $0.stepX, $0.stepY] }.map(GPUPaint.words))
+            program.set("uRadialGeometry", ints: [SIMD4<Int32>(plan?.cdx ?? 0, plan?.cdy ?? 0, plan?.r0 ?? 0, plan?.dr ?? 0)])
+            program.set("uRadialA24", Int(plan?.a24 ?? 0))
         }
         program.set("uExtend", extend.0 ? 1 : 0, extend.1 ? 1 : 0)
     }

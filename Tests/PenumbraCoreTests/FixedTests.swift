@@ -50,7 +50,7 @@ final class FixedTests: XCTestCase {
         XCTAssertEqual(Fixed.unit8(Float.nan), 0)
         XCTAssertEqual(Fixed.unit8(Float(0.5)), 128)
         for k in 0...255 {
-            XCTAssertEqual(Fixed.unit8(Fixed.unitFloats[k]), UInt8(k))
+            XCTAssertEqual(Fixed.unit8(Float(k) / 255), UInt8(k))
             XCTAssertEqual(Fixed.unit8(Double(k) / 255), UInt8(k))
         }
     }

@@ -28,7 +28,7 @@ final class GPUProgramSpecialisationTests: XCTestCase {
         let cpu = CPURenderer()
         for (name, list) in lists {
             let diff = try XCTUnwrap(ImageDifference(try cpu.render(list), try specialised.render(list)))
-            XCTAssertTrue(DifferentialFuzzTests.agrees(diff, list), "\(name): the specialised programs differ from the CPU: \(diff)")
+            XCTAssertTrue(diff.isExact, "\(name): the specialised programs differ from the CPU: \(diff)")
         }
         XCTAssertGreaterThan(specialised.programs.count, 4, "the specialised renderer drew with the generic programs")
     }

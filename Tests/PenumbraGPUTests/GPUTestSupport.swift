@@ -60,12 +60,11 @@ enum GPUTestSupport {
         return diff
     }
 
-    /// Byte identity, except for a list that draws a radial gradient (the one paint still in Float,
-    /// docs/ARITHMETIC.md), which is held to within one level.
+    /// Byte identity (the parity contract).
     static func assertParity(_ list: DisplayList, name: String, gpu: GPURenderer,
                              file: StaticString = #filePath, line: UInt = #line) throws {
         let diff = try compare(list, name: name, gpu: gpu)
-        XCTAssertTrue(DifferentialFuzzTests.agrees(diff, list),
+        XCTAssertTrue(diff.isExact,
                       "\(name) is not byte-identical: \(diff); images in \(output.path)", file: file, line: line)
     }
 }

@@ -60,7 +60,7 @@ final class ParityCommandTests: XCTestCase {
         for (line, name) in zip(lines, ["oval.json", "star.json"]) {
             XCTAssertTrue(line.contains(name) && line.hasSuffix("PASS"), line)
         }
-        XCTAssertTrue(lines[0].contains("200x200") && lines[0].contains("max "), lines[0])
+        XCTAssertTrue(lines[0].contains("200x200") && lines[0].contains("identical"), lines[0])
         XCTAssertEqual(lines[2], "2 passed, 0 failed")
 
         let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)

@@ -24,7 +24,7 @@ final class ReferenceImageTests: XCTestCase {
         bitmap[11, 10] = bitmap[11, 10] &+ SIMD4(3, 0, 0, 0)
         let diff = try XCTUnwrap(ImageDifference(reference, bitmap))
         XCTAssertFalse(diff.isExact)
-        XCTAssertEqual(diff.pixelsOffByMoreThanTwo, 2)
+        XCTAssertEqual(diff.pixelsDiffering, 2)
         XCTAssertEqual(diff.maxChannelDifference, 255)
         XCTAssertTrue(ImageDifference(reference, reference)!.isExact)
     }

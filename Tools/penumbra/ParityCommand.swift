@@ -16,10 +16,9 @@ struct ParityCommand: ParsableCommand {
         commandName: "parity", abstract: "Check that the GPU renders scenes as the CPU reference does.",
         discussion: """
             Renders each scene on both backends and applies the parity contract of SCENE_FORMAT.md: \
-            every channel within 2 except at no more than 0.01% of pixels (at least one allowed), and at \
-            most 0.1% of channel values off by more than 1. Prints one line per scene (size, max \
-            difference, percent of channel values off by more than 1, pixels off by more than 2, PASS or \
-            FAIL) and a summary. Every scene is checked even after a failure.
+            byte identity. Prints one line per scene (size and `identical PASS`, or the max difference, \
+            the percent of channel values and the pixels that differ and FAIL) and a summary. Every \
+            scene is checked even after a failure.
 
             Exit status: 0 every scene passes; 1 some scene breaks the contract or was rejected (the \
             message names the file and place); 2 usage error; 3 the GPU is unavailable, or cannot render \

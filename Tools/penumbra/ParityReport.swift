@@ -132,8 +132,8 @@ struct ParityPage {
                 let verdict = v.passes ? "<span class=\"verdict pass\">PASS</span>" : "<span class=\"verdict fail\">FAIL</span>"
                 rows.append("<tr><td><a href=\"#\(e(anchor))\">\(e(o.name))</a></td><td class=\"num\">\(v.referenceWidth)×\(v.referenceHeight)</td>"
                     + "<td class=\"num\">\(v.difference == nil ? "–" : String(v.maxChannelDifference))</td>"
-                    + "<td class=\"num\">\(v.difference == nil ? "–" : String(format: "%.4f%%", v.percentOffByMoreThanOne))</td>"
-                    + "<td class=\"num\">\(v.difference == nil ? "–" : String(v.pixelsOffByMoreThanTwo))</td><td>\(verdict)</td></tr>")
+                    + "<td class=\"num\">\(v.difference == nil ? "–" : String(format: "%.4f%%", v.percentDiffering))</td>"
+                    + "<td class=\"num\">\(v.difference == nil ? "–" : String(v.pixelsDiffering))</td><td>\(verdict)</td></tr>")
                 sections.append(section(o, anchor: anchor, verdict: verdict, verdictDetail: v))
             case .error(_, let message):
                 errors += 1
@@ -159,15 +159,14 @@ struct ParityPage {
             <h1>Penumbra parity report</h1>
             <p class="meta">Generated \(e(stamp)). CPU renderer (reference): <code>\(e(cpuRenderer))</code>. \
             GPU renderer: <code>\(e(gpuRenderer))</code>.</p>
-            <p class="meta">Parity contract: every channel within 2, except at no more than 0.01% of pixels \
-            (at least one allowed); at most 0.1% of channel values off by more than 1.</p>
+            <p class="meta">Parity contract: byte identity (every channel value of every pixel equal).</p>
             <p class="legend">Difference images show each channel’s absolute difference amplified \
             \(ParityReport.amplification)× (a difference of 1 is dark grey, 8 or more is full brightness; an \
             alpha difference shows in every colour); black means identical. Click an image for its full size.</p>
             <p class="totals">\(passed) passed, \(failed) failed\(errors > 0 ? ", \(errors) could not be checked" : "").</p>
             <table>
-            <thead><tr><th>Scene</th><th>Size (px)</th><th>Max difference</th><th>% values off by &gt;1</th>\
-            <th>Pixels off by &gt;2</th><th>Result</th></tr></thead>
+            <thead><tr><th>Scene</th><th>Size (px)</th><th>Max difference</th><th>% values differing</th>\
+            <th>Pixels differing</th><th>Result</th></tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody>
@@ -183,8 +182,8 @@ struct ParityPage {
     private func figures(_ v: ParityVerdict) -> String {
         guard v.difference != nil else { return "sizes differ" }
         return "\(v.referenceWidth)×\(v.referenceHeight) px, max difference \(v.maxChannelDifference), "
-            + String(format: "%.4f%% of values off by more than 1, ", v.percentOffByMoreThanOne)
-            + "\(v.pixelsOffByMoreThanTwo) pixels off by more than 2"
+            + String(format: "%.4f%% of values differ, ", v.percentDiffering)
+            + "\(v.pixelsDiffering) pixels differ"
     }
 
     /// One compared scene: its figures, why it fails, and the three images side by side.

@@ -91,10 +91,6 @@ public enum Fixed {
         if x >= 255 { return 255 }
         return UInt8(x.rounded(.down))
     }
-
-    /// The Float that a U8 coverage or channel stands for, `Float(k) / 255`, from a table (the
-    /// same table the GPU receives, so that float paths read bytes identically).
-    public static let unitFloats: [Float] = (0..<256).map { Float($0) / 255 }
 }
 
 extension Color {

@@ -11,8 +11,8 @@
 // A linear gradient's parameter is affine in the device pixel: a FixedAffine
 // in Q24 (t24), evaluated in 64-bit integers, exactly as image positions are;
 // t24 < 0 draws only where the start extends and t24 > 2^24 only where the
-// end extends. Radial gradients still solve their quadratic in floating point
-// (GradientShader, paint.glsl) and enter the ramp through the Float path.
+// end extends. A radial gradient solves its quadratic in 64-bit integers
+// (RadialGradientPlan, below) and gives t16 directly.
 
 /// A gradient's stops in fixed point.
 public struct GradientRamp: Hashable, Sendable {
@@ -29,8 +29,13 @@ public struct GradientRamp: Hashable, Sendable {
     /// The colour at t24 (Q24, clamped to [0, 2^24] here).
     @inlinable
     public func color(atQ24 t24: Int64) -> SIMD4<Int32> {
+        color(atQ16: Int32(truncatingIfNeeded: (max(0, min(1 << 24, t24)) + 128) >> 8))
+    }
+
+    /// The colour at t16 (Q16, in [0, 65536]).
+    @inlinable
+    public func color(atQ16 t16: Int32) -> SIMD4<Int32> {
         guard let first = offsets.first, let last = offsets.last else { return .zero }
-        let t16 = Int32(truncatingIfNeeded: (max(0, min(1 << 24, t24)) + 128) >> 8)
         if t16 < first { return colors[0] }
         if t16 >= last { return colors[colors.count - 1] }
         var i = 0
