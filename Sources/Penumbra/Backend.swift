@@ -1,7 +1,9 @@
 // Backend selection: which renderer executes a display list. `auto` takes
-// the GPU when a headless EGL / OpenGL ES 3 context can be made and the CPU
-// otherwise; the choice and its reason are reported to the caller so tools
-// can say which one ran. Setting the environment variable
+// a hardware GPU when a headless EGL / OpenGL ES 3 context can be made on one,
+// and the CPU otherwise: a software rasterizer (llvmpipe, softpipe,
+// SwiftShader) is slower than the CPU renderer, so only `gpu` uses it. The
+// choice and its reason are reported to the caller so tools can say which one
+// ran. Setting the environment variable
 // PENUMBRA_DISABLE_GPU=1 makes the GPU unavailable (for tests of the
 // fall-back and of exit status 3, and to force the CPU in production).
 import Foundation
@@ -10,11 +12,11 @@ import PenumbraGPU
 
 /// Which renderer to use.
 public enum Backend: String, Sendable, Hashable, CaseIterable {
-    /// The GPU when a headless EGL context can be made, else the CPU.
+    /// A hardware GPU when a headless EGL context can be made on one, else the CPU.
     case auto
     /// The CPU reference renderer.
     case cpu
-    /// The GLES renderer on a headless EGL context.
+    /// The GLES renderer on a headless EGL context, software rasterizers included.
     case gpu
 }
 
@@ -40,15 +42,29 @@ extension Backend {
             return RendererChoice(renderer: renderer, note: nil)
         case .auto:
             do {
-                let renderer = AutoRenderer(gpu: try Backend.makeGPURenderer())
+                let renderer = AutoRenderer(gpu: try Backend.makeHardwareGPURenderer())
                 return RendererChoice(renderer: renderer,
                                       note: "auto: rendering on the GPU (\(renderer.name)); on the CPU for canvases over "
                                         + "\(renderer.gpu.maxTextureSize) px a side")
             } catch {
-                return RendererChoice(renderer: CPURenderer(),
-                                      note: "auto: GPU unavailable (\(error)); rendering on the CPU")
+                return RendererChoice(renderer: CPURenderer(), note: "auto: rendering on the CPU: \(error)")
             }
         }
+    }
+
+    /// A GPU renderer on hardware, or `BackendUnavailable` saying why not (no EGL context, or
+    /// only a software rasterizer, which is asked first so that nothing is compiled for it).
+    static func makeHardwareGPURenderer() throws -> GPURenderer {
+        if ProcessInfo.processInfo.environment[disableGPUVariable] == "1" {
+            throw BackendUnavailable("the GPU is disabled by \(disableGPUVariable)=1")
+        }
+        let probed: String
+        do { probed = try GPURenderer.probeRendererString() } catch { throw BackendUnavailable("no GPU (\(error))") }
+        guard !GPURenderer.isSoftware(probed) else {
+            throw BackendUnavailable("the only GL renderer is a software rasterizer (\(probed)), "
+                                     + "slower than the CPU renderer; --backend gpu uses it")
+        }
+        return try makeGPURenderer()
     }
 
     /// A GPU renderer, or `BackendUnavailable` with the reason.

@@ -32,7 +32,7 @@ public final class RenderService: Sendable {
     /// How the pool is made.
     public struct Configuration: Sendable {
         /// The primary backend of every worker: `.cpu`, `.gpu` (fails to start without one), or
-        /// `.auto` (a GPU when one can be made, else the CPU).
+        /// `.auto` (a hardware GPU when one can be made, else the CPU).
         public var backend: Backend
         /// Renders that run at once, each on its own thread and renderer (at least 1).
         public var workers: Int

@@ -14,6 +14,7 @@
 // display terminates it (two renderers in one process stay independent).
 import CEGL
 import Foundation
+import Synchronization
 import PenumbraCore
 
 /// Why no headless EGL / GLES 3 context could be made: each attempt and its EGL error.
@@ -101,24 +102,27 @@ final class EGLHeadlessContext {
 
     /// How many contexts of this process use each initialised display.
     private enum DisplayUsers {
-        private static let lock = NSLock()
-        nonisolated(unsafe) private static var counts: [UnsafeMutableRawPointer: Int] = [:]
+        /// Users per display, keyed by the display's address.
+        private static let counts = Mutex<[UInt: Int]>([:])
 
         /// Initialises the display for one more user; false when eglInitialize fails.
         static func retain(_ display: EGLDisplay) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            var major: EGLint = 0, minor: EGLint = 0
-            guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else { return false }
-            counts[display, default: 0] += 1
-            return true
+            counts.withLock { counts in
+                var major: EGLint = 0, minor: EGLint = 0
+                guard eglInitialize(display, &major, &minor) == EGLBoolean(EGL_TRUE) else { return false }
+                counts[UInt(bitPattern: display), default: 0] += 1
+                return true
+            }
         }
 
         /// One user fewer; the last one terminates the display.
         static func release(_ display: EGLDisplay) {
-            lock.lock(); defer { lock.unlock() }
-            let left = (counts[display] ?? 1) - 1
-            counts[display] = left > 0 ? left : nil
-            if left <= 0 { eglTerminate(display) }
+            counts.withLock { counts in
+                let key = UInt(bitPattern: display)
+                let left = (counts[key] ?? 1) - 1
+                counts[key] = left > 0 ? left : nil
+                if left <= 0 { eglTerminate(display) }
+            }
         }
     }
 

@@ -61,6 +61,23 @@ public final class GPURenderer: Renderer {
     /// The renderer's name: the GL_RENDERER string.
     public var name: String { rendererString }
 
+    /// Whether this GL is a software rasterizer (Mesa's llvmpipe or softpipe, SwiftShader), which
+    /// `Backend.auto` never picks.
+    public var isSoftware: Bool { GPURenderer.isSoftware(rendererString) }
+
+    /// Whether a GL_RENDERER string names a software rasterizer.
+    public static func isSoftware(_ renderer: String) -> Bool {
+        let lowercased = renderer.lowercased()
+        return ["llvmpipe", "softpipe", "swiftshader", "software rasterizer", "lavapipe"].contains { lowercased.contains($0) }
+    }
+
+    /// The GL_RENDERER string of the context EGL would give, without compiling anything: what
+    /// `Backend.auto` asks before it builds a renderer. Throws `EGLUnavailable` when there is none.
+    public static func probeRendererString() throws -> String {
+        let context = try EGLHeadlessContext()
+        return withExtendedLifetime(context) { glString(GL_RENDERER) }
+    }
+
     /// Creates a headless EGL context and compiles the programs. Throws `EGLUnavailable` when no
     /// context can be made and `BackendUnavailable` when the context lacks what the renderer needs.
     public convenience init() throws { try self.init(specialisesPrograms: true) }
@@ -84,9 +101,8 @@ public final class GPURenderer: Renderer {
         var blockSize: GLint = 0
         glGetIntegerv(glEnum(GL_MAX_UNIFORM_BLOCK_SIZE), &blockSize)
         shared = GPUSharedObjects(maxBlockBytes: Int(blockSize))
-        let lowercased = rendererString.lowercased()
-        let software = ["llvmpipe", "softpipe", "swiftshader"].contains { lowercased.contains($0) }
-        programs = try ProgramCache(specialises: specialisesPrograms, lookupInUniforms: lookupInUniforms ?? software,
+        programs = try ProgramCache(specialises: specialisesPrograms,
+                                    lookupInUniforms: lookupInUniforms ?? GPURenderer.isSoftware(rendererString),
                                     weightVec4s: shared.weightVec4s)
         pool = GLTexturePool(maxSize: maxTextureSize)
         images = GLImageCache()

@@ -4,7 +4,7 @@
 // delivery) is thrown after the scenes before it were delivered, as a
 // sequential loop would.
 import XCTest
-import Penumbra
+@testable import Penumbra
 import PenumbraCPU
 import PenumbraGPU
 
@@ -105,7 +105,8 @@ final class RenderPipelineTests: XCTestCase {
         }
         XCTAssertThrowsError(try RenderPipeline(renderer: gpu).encode(lists + [tooWide] + lists) { i, _ in delivered.append(i) })
         XCTAssertEqual(delivered, [0, 1, 2])
-        let auto = try RenderPipeline(backend: .auto, framesInFlight: 2)
+        // auto's renderer on this GPU (Backend.auto itself takes only a hardware GPU).
+        let auto = RenderPipeline(renderer: AutoRenderer(gpu: gpu), framesInFlight: 2)
         let bitmaps = try auto.bitmaps(lists + [tooWide])
         XCTAssertEqual(bitmaps.last, try CPURenderer().render(tooWide))
         XCTAssertEqual(Array(bitmaps.prefix(3)), try lists.map { try gpu.render($0) })
