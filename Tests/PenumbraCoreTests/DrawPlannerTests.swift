@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import PenumbraCore
 
@@ -64,10 +65,20 @@ final class DrawPlannerTests: XCTestCase {
     func testDroppingThePlanAheadEarlyStopsThePlanner() throws {
         let list = try list()
         for (taken, workers) in [(0, 1), (1, 2), (5, 3), (2, 4)] {
-            var ahead: PlanAhead? = PlanAhead(list, depth: 2, workers: workers)
-            for _ in 0..<taken { XCTAssertNotNil(ahead?.next()) }
-            ahead = nil  // deinit waits for the planning thread; a hang here fails the test by timeout
-            XCTAssertNil(ahead)
+            let holder = Holder(PlanAhead(list, depth: 2, workers: workers))
+            for _ in 0..<taken { XCTAssertNotNil(holder.value?.next()) }
+            // deinit stops and waits for the planning threads: drop the last reference on another
+            // thread and give it a bounded time, so that a planner left blocked fails here.
+            let dropped = DispatchSemaphore(value: 0)
+            Thread { holder.value = nil; dropped.signal() }.start()
+            XCTAssertEqual(dropped.wait(timeout: .now() + 30), .success,
+                           "dropping a PlanAhead after \(taken) draws with \(workers) workers did not return")
         }
     }
+}
+
+/// Carries the last reference to a PlanAhead to the thread that drops it.
+private final class Holder: @unchecked Sendable {
+    var value: PlanAhead?
+    init(_ value: PlanAhead) { self.value = value }
 }

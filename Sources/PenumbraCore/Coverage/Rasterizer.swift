@@ -18,7 +18,7 @@
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped
-// without temporary arrays, and each edge marks the blocks of 16 cells it
+// without temporary arrays, and each edge marks the blocks of 8 cells it
 // touches. The resolve visits only marked blocks: between them the prefix
 // sum is constant, so the coverage is too, and the mask (CoverageMask, rows
 // of spans) stores such a run as one constant span, or nothing when it is 0.
