@@ -60,7 +60,7 @@ final class GLImageCache {
         let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
         if let entry = byKey[key], entry.pixels == bitmap.pixels { return use(entry) }
         if let stale = byKey[key] { remove(stale) } // same hash, other bytes: replace
-        let entry = Entry(key: key, pixels: bitmap.pixels, texture: GLImageCache.upload(bitmap))
+        let entry = Entry(key: key, pixels: bitmap.pixels, texture: GLImageCache.upload(bitmap, pool.counters))
         uploads += 1
         entry.lastUse = clock
         byKey[key] = entry
@@ -96,16 +96,18 @@ final class GLImageCache {
         glDeleteTextures(1, &name)
     }
 
-    private static func upload(_ bitmap: Bitmap) -> GLuint {
+    private static func upload(_ bitmap: Bitmap, _ counters: GPUCounters) -> GLuint {
         var name: GLuint = 0
         glGenTextures(1, &name)
         glBindTexture(glEnum(GL_TEXTURE_2D), name)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
-        bitmap.pixels.withUnsafeBytes {
-            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_RGBA8UI, GLsizei(max(1, bitmap.width)), GLsizei(max(1, bitmap.height)),
-                         0, glEnum(GL_RGBA_INTEGER), glEnum(GL_UNSIGNED_BYTE), bitmap.width > 0 && bitmap.height > 0 ? $0.baseAddress : nil)
+        bitmap.pixels.withUnsafeBytes { bytes in
+            counters.upload(bytes.count) {
+                glTexImage2D(glEnum(GL_TEXTURE_2D), 0, GL_RGBA8UI, GLsizei(max(1, bitmap.width)), GLsizei(max(1, bitmap.height)),
+                             0, glEnum(GL_RGBA_INTEGER), glEnum(GL_UNSIGNED_BYTE), bitmap.width > 0 && bitmap.height > 0 ? bytes.baseAddress : nil)
+            }
         }
         return name
     }

@@ -52,8 +52,10 @@ extension GLLease {
         glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
         for r in rects {
             mask.denseValues(in: r).withUnsafeBytes { values in
-                glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - rect.x), GLint(r.y - rect.y), GLsizei(r.width),
-                                GLsizei(r.height), glEnum(GL_RED_INTEGER), glEnum(GL_UNSIGNED_BYTE), values.baseAddress)
+                pool.counters.upload(values.count) {
+                    glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - rect.x), GLint(r.y - rect.y), GLsizei(r.width),
+                                    GLsizei(r.height), glEnum(GL_RED_INTEGER), glEnum(GL_UNSIGNED_BYTE), values.baseAddress)
+                }
             }
         }
         return GLTexture(name: surface.name, rect: rect)
@@ -102,6 +104,9 @@ extension GLLease {
     private func upload(_ surface: GLSurface, width: Int, height: Int, format: Int32, type: Int32, _ data: UnsafeRawPointer?) {
         glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
         glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
-        glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), glEnum(format), glEnum(type), data)
+        let texelBytes = (format == GL_RED_INTEGER ? 1 : 4) * (type == GL_FLOAT ? 4 : 1)
+        pool.counters.upload(width * height * texelBytes) {
+            glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(width), GLsizei(height), glEnum(format), glEnum(type), data)
+        }
     }
 }

@@ -70,7 +70,11 @@ final class GLTexturePool {
     /// Idle surfaces beyond this many bytes are deleted after a render, least recently used first.
     var idleBudget: Int
 
-    init(maxSize: Int, idleBudget: Int = 128 << 20) {
+    /// The renderer's frame counters (texture uploads).
+    let counters: GPUCounters
+
+    init(maxSize: Int, counters: GPUCounters, idleBudget: Int = 128 << 20) {
+        self.counters = counters
         self.maxSize = maxSize; self.idleBudget = idleBudget
     }
 

@@ -23,8 +23,11 @@ extension GPUFrame {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.destination.rawValue))
         glBindTexture(glEnum(GL_TEXTURE_2D), copy.name)
         for r in rects ?? [region] {
-            glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - region.x), GLint(r.y - region.y),
-                                GLint(r.x - frame.x), GLint(r.y - frame.y), GLsizei(r.width), GLsizei(r.height))
+            shared.counters.frame.copyBytes += r.width * r.height * 4
+            shared.counters.driver {
+                glCopyTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - region.x), GLint(r.y - region.y),
+                                    GLint(r.x - frame.x), GLint(r.y - frame.y), GLsizei(r.width), GLsizei(r.height))
+            }
         }
 
         let program = try programs.composite(paint: paint.kindIndex, mode: mode, packedCoverage: packedCoverage)
@@ -64,14 +67,16 @@ extension GPUFrame {
         glEnable(glEnum(GL_SCISSOR_TEST))
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
         glDisable(glEnum(GL_BLEND))
+        shared.counters.frame.drawCalls += 1
+        shared.counters.frame.passes += 1
         if let tiles {
             program.set("uFromAttribute", 1)
             let count = shared.loadTiles(tiles)
-            glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count))
+            shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count)) }
             glDisableVertexAttribArray(0)
             program.set("uFromAttribute", 0)
         } else {
-            glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4)
+            shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4) }
         }
     }
 

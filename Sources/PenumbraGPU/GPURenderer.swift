@@ -54,6 +54,10 @@ public final class GPURenderer: Renderer {
     let images: GLImageCache
     /// Pixel-pack buffers of readbacks, kept for reuse.
     let readbacks: GLReadbackBuffers
+    /// The counts of the frame being drawn.
+    let counters = GPUCounters()
+    /// What the last frame cost: uploads, copies, readback, draw calls, passes, host time.
+    public var lastFrameCounters: GPUFrameCounters { counters.frame }
     /// A pass shades only a mask's occupied tiles when they cover less than this share of its
     /// region (0: never, above 1: whenever a tile is empty; tests compare the two).
     var sparseLimit = 0.85
@@ -100,11 +104,11 @@ public final class GPURenderer: Renderer {
         }
         var blockSize: GLint = 0
         glGetIntegerv(glEnum(GL_MAX_UNIFORM_BLOCK_SIZE), &blockSize)
-        shared = GPUSharedObjects(maxBlockBytes: Int(blockSize))
+        shared = GPUSharedObjects(maxBlockBytes: Int(blockSize), counters: counters)
         programs = try ProgramCache(specialises: specialisesPrograms,
                                     lookupInUniforms: lookupInUniforms ?? GPURenderer.isSoftware(rendererString),
                                     weightVec4s: shared.weightVec4s)
-        pool = GLTexturePool(maxSize: maxTextureSize)
+        pool = GLTexturePool(maxSize: maxTextureSize, counters: counters)
         images = GLImageCache()
         readbacks = GLReadbackBuffers()
         try GPURenderer.checkGLError("initialisation")
@@ -141,6 +145,7 @@ public final class GPURenderer: Renderer {
     private func draw<T>(_ list: DisplayList, cancellation: RenderCancellation? = nil,
                          readBack: (GLTarget) throws -> T) throws -> T {
         try egl.makeCurrent()
+        counters.begin()
         readbacks.collectAbandoned()
         let lease = GLLease(pool: pool)
         defer {
@@ -150,6 +155,8 @@ public final class GPURenderer: Renderer {
         let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
                                  sparseLimit: sparseLimit)
         try frame.run(cancellation: cancellation)
+        counters.endHostTime()
+        counters.frame.readbackBytes = list.width * list.height * 4
         let result = try readBack(frame.target)
         try GPURenderer.checkGLError("render")
         return result

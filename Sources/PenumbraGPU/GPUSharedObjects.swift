@@ -22,7 +22,11 @@ final class GPUSharedObjects {
     /// Corners of tile rectangles (two floats per vertex, six vertices per rectangle).
     let tileVertices: GLuint
 
-    init(maxBlockBytes: Int) {
+    /// The renderer's frame counters (uploads of tile corners and weights, draw calls).
+    let counters: GPUCounters
+
+    init(maxBlockBytes: Int, counters: GPUCounters) {
+        self.counters = counters
         weightVec4s = max(1024, min(maxBlockBytes, 65536)) / 16
         var table = [Float](repeating: 0, count: 256)
         for b in 0..<256 { table[b] = Float(b) / 255 }
@@ -69,7 +73,9 @@ final class GPUSharedObjects {
             corners += [x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1]
         }
         glBindBuffer(glEnum(GL_ARRAY_BUFFER), tileVertices)
-        corners.withUnsafeBytes { glBufferData(glEnum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STREAM_DRAW)) }
+        corners.withUnsafeBytes { bytes in
+            counters.upload(bytes.count) { glBufferData(glEnum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW)) }
+        }
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, glEnum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
         return rects.count * 6
@@ -83,8 +89,8 @@ final class GPUSharedObjects {
         }
         glBindBuffer(glEnum(GL_UNIFORM_BUFFER), weights)
         if weightsKernel != kernel {
-            kernel.weights.withUnsafeBytes {
-                glBufferSubData(glEnum(GL_UNIFORM_BUFFER), 0, $0.count, $0.baseAddress)
+            kernel.weights.withUnsafeBytes { bytes in
+                counters.upload(bytes.count) { glBufferSubData(glEnum(GL_UNIFORM_BUFFER), 0, bytes.count, bytes.baseAddress) }
             }
             weightsKernel = kernel
         }

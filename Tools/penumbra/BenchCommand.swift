@@ -11,6 +11,7 @@
 import ArgumentParser
 import Foundation
 import Penumbra
+import PenumbraGPU
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,6 +67,8 @@ struct BenchCommand: ParsableCommand {
         /// scenes in flight, encoding on another thread), over `iterations` scenes.
         var pipelined_scenes_per_second: Double
         var frames_in_flight: Int
+        /// GPU results: one frame's counters (the last measured; host_ms the median of all).
+        var gpu: GPUFrameCounters?
     }
     struct Report: Encodable {
         var floor_ms: Double
@@ -108,18 +111,20 @@ struct BenchCommand: ParsableCommand {
     private func measure(_ scene: Scene, path: String, backend: Backend, renderer: Renderer) throws -> Result {
         var renderTimes: [Double] = [], pngTimes: [Double] = [], encodeTimes: [Double] = []
         var bitmap = Bitmap(width: 0, height: 0)
+        var frames: [GPUFrameCounters] = []
         func once() throws {
             var list: DisplayList?
             let render = try Measurement.time {
                 list = scene.displayList()
                 bitmap = try renderer.render(list!)
             }
+            if let gpu = renderer as? GPURenderer { frames.append(gpu.lastFrameCounters) }
             let encode = try Measurement.time { _ = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) }
             renderTimes.append(render); pngTimes.append(render + encode); encodeTimes.append(encode)
         }
         do {
             try once() // warm-up: caches, first-touch page faults, shader compilation
-            renderTimes = []; pngTimes = []; encodeTimes = []
+            renderTimes = []; pngTimes = []; encodeTimes = []; frames = []
             if let runs {
                 for _ in 0..<runs { try once() }
             } else {
@@ -151,7 +156,12 @@ struct BenchCommand: ParsableCommand {
                       scenes_per_second: 1000 / render.median, megapixels_per_second: megapixels * 1000 / render.median,
                       scenes_per_second_with_png: 1000 / png.median, megapixels_per_second_with_png: megapixels * 1000 / png.median,
                       iterations: renderTimes.count, peak_rss_mb: Measurement.peakResidentMegabytes(),
-                      pipelined_scenes_per_second: pipelined, frames_in_flight: framesInFlight)
+                      pipelined_scenes_per_second: pipelined, frames_in_flight: framesInFlight,
+                      gpu: frames.last.map { last in
+                          var counters = last
+                          counters.hostMilliseconds = Summary(frames.map(\.hostMilliseconds)).median
+                          return counters
+                      })
     }
 
     private func table(_ report: Report) -> String {

@@ -1,0 +1,63 @@
+// GPUCounters: what one GPU frame costs, counted where the renderer talks to
+// the driver (SCENE_FORMAT.md, `penumbra bench --json`'s "gpu" object).
+// Uploads are the bytes handed to glTexImage2D/glTexSubImage2D and to buffer
+// data calls (masks, stop tables, image textures on first use, tile corners,
+// blur weights); copies are destination pixels copied before blending
+// (glCopyTexSubImage2D); readback is the finished canvas. A pass is one draw
+// into one target (every draw call today is its own pass). Host time is the
+// frame's wall-clock time on the rendering thread up to the readback, minus
+// the time spent inside the counted driver calls: the renderer's own work
+// (planning waits, mask preparation, uniform setup), the driver excluded as
+// far as these calls can show it.
+import Foundation
+
+/// The counters of one GPU frame.
+public struct GPUFrameCounters: Hashable, Sendable, Encodable {
+    public var uploadBytes = 0
+    public var readbackBytes = 0
+    public var copyBytes = 0
+    public var drawCalls = 0
+    public var dispatches = 0
+    public var passes = 0
+    public var hostMilliseconds = 0.0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case uploadBytes = "upload_bytes", readbackBytes = "readback_bytes", copyBytes = "copy_bytes"
+        case drawCalls = "draw_calls", dispatches, passes, hostMilliseconds = "host_ms"
+    }
+}
+
+/// The running counts of the frame being drawn; one per renderer (and so per thread).
+final class GPUCounters {
+    var frame = GPUFrameCounters()
+    private var driverNanoseconds: UInt64 = 0
+    private var frameStart: UInt64 = 0
+
+    /// Starts counting a new frame.
+    func begin() {
+        frame = GPUFrameCounters()
+        driverNanoseconds = 0
+        frameStart = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Ends the frame's host time (called when the readback starts).
+    func endHostTime() {
+        let wall = DispatchTime.now().uptimeNanoseconds &- frameStart
+        frame.hostMilliseconds = Double(wall &- min(wall, driverNanoseconds)) / 1e6
+    }
+
+    /// Runs a driver call that uploads `bytes`, timing it as driver time.
+    func upload<T>(_ bytes: Int, _ call: () throws -> T) rethrows -> T {
+        frame.uploadBytes += bytes
+        return try driver(call)
+    }
+
+    /// Runs a driver call, its time counted as the driver's.
+    func driver<T>(_ call: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { driverNanoseconds &+= DispatchTime.now().uptimeNanoseconds &- start }
+        return try call()
+    }
+}
