@@ -65,14 +65,14 @@ final class RasterizerTests: XCTestCase {
         var p = Path(); p.addEllipse(in: Rect(x: 10.3, y: 12.9, width: 31, height: 17))
         let full = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 60, height: 60))
         let part = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 20, y: 15, width: 13, height: 9))
-        for y in 15..<24 { for x in 20..<33 { XCTAssertEqual(part.unit(x, y), full.unit(x, y), accuracy: 1.0 / 255) } }
+        for y in 15..<24 { for x in 20..<33 { XCTAssertLessThanOrEqual(abs(Int(part[x, y]) - Int(full[x, y])), 1) } }
     }
 
     func testCoverageIsInvariantUnderWholePixelTranslation() {
         var p = Path(); p.addEllipse(in: Rect(x: 3.37, y: 4.11, width: 20.5, height: 11.25))
         let a = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 40, height: 40))
         let b = Rasterizer.coverage(of: shape(p, AffineTransform(translationX: 7, y: 5)), in: PixelRect(x: 0, y: 0, width: 40, height: 40))
-        for y in 0..<30 { for x in 0..<30 { XCTAssertEqual(a.unit(x, y), b.unit(x + 7, y + 5), accuracy: 1.0 / 255) } }
+        for y in 0..<30 { for x in 0..<30 { XCTAssertEqual(a[x, y], b[x + 7, y + 5], "whole-pixel moves change no fixed-point fraction") } }
     }
 
     func testShapeTouchingTheRegionEdgesIsMirrorSymmetric() {
@@ -81,8 +81,10 @@ final class RasterizerTests: XCTestCase {
         var p = Path(); p.addEllipse(in: Rect(x: 0, y: 0, width: 200, height: 200))
         let mask = Rasterizer.coverage(of: shape(p), in: PixelRect(x: 0, y: 0, width: 200, height: 200))
         for y in 0..<200 { for x in 0..<100 {
-            XCTAssertEqual(mask.unit(x, y), mask.unit(199 - x, y), accuracy: 1.0 / 255, "(\(x), \(y))")
-            XCTAssertEqual(mask.unit(x, y), mask.unit(x, 199 - y), accuracy: 1.0 / 255, "(\(x), \(y))")
+            // Within one level: the exact floor divisions of the fixed-point walk round every
+            // crossing towards the edge's start, so a mirrored edge can land a level apart.
+            XCTAssertLessThanOrEqual(abs(Int(mask[x, y]) - Int(mask[199 - x, y])), 1, "(\(x), \(y))")
+            XCTAssertLessThanOrEqual(abs(Int(mask[x, y]) - Int(mask[x, 199 - y])), 1, "(\(x), \(y))")
         } }
     }
 }

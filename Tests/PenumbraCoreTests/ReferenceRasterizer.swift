@@ -1,10 +1,11 @@
-// ReferenceRasterizer: a verbatim copy of the rasterizer before its buffers were
-// reused across calls, so RasterizerIdentityTests can demand bit-identical output
-// (its Float coverage quantised by Fixed.unit8, as the rasterizer now stores it).
+// ReferenceRasterizer: the rasterizer without its speed machinery (reused
+// scratch, touched blocks, spans): dense cells, clipping as the rasterizer
+// clips, and the integer accumulation written again from docs/ARITHMETIC.md,
+// so RasterizerIdentityTests can demand bit-identical output.
 
 @testable import PenumbraCore
 
-/// `Rasterizer.coverage` as it was before the scratch-reuse rewrite, on `ReferenceAccumulator`.
+/// `Rasterizer.coverage` on the dense `ReferenceAccumulator`.
 func referenceCoverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
     guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
     var acc = ReferenceAccumulator(width: region.width, height: region.height)
@@ -16,23 +17,22 @@ func referenceCoverage(of shape: DeviceShape, in region: PixelRect) -> CoverageM
             prev = p
         }
     }
-    return CoverageMask(region: region, quantising: acc.resolve(rule: shape.rule))
+    return CoverageMask(region: region, values: acc.resolve(rule: shape.rule))
 }
 
-/// The accumulator as it was before the scratch-reuse rewrite (commit 286e3d7), kept verbatim
-/// as the reference the optimised one must match bit for bit.
+/// Dense integer cells, the reference the optimised accumulator must match bit for bit.
 struct ReferenceAccumulator {
     let width: Int
     let height: Int
     let stride: Int
-    var cells: [Float]
+    var cells: [Int32]
     /// Per row, the first and one past the last cell any edge touched (first > last: none).
     var touchedStart: [Int]
     var touchedEnd: [Int]
 
     init(width: Int, height: Int) {
         self.width = width; self.height = height; stride = width + 2
-        cells = [Float](repeating: 0, count: stride * height)
+        cells = [Int32](repeating: 0, count: stride * height)
         touchedStart = [Int](repeating: Int.max, count: height)
         touchedEnd = [Int](repeating: 0, count: height)
     }
@@ -66,102 +66,73 @@ struct ReferenceAccumulator {
         }
     }
 
-    /// Adds a piece that lies entirely on one side of each vertical clip line.
+    /// Adds a piece that lies entirely on one side of each vertical clip line, in 24.8 fixed point.
     private mutating func addClippedPiece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double) {
         guard y0 != y1 else { return }
         let mid = (x0 + x1) / 2
         if mid >= w { return }
-        if mid <= 0 { addEdge(0, y0, 0, y1); return }
-        addEdge(min(w, max(0, x0)), y0, min(w, max(0, x1)), y1)
+        func fixed(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * 256).rounded()))) }
+        let (fy0, fy1) = (fixed(y0, height * 256), fixed(y1, height * 256))
+        if mid <= 0 { addEdge(0, fy0, 0, fy1); return }
+        addEdge(fixed(x0, width * 256), fy0, fixed(x1, width * 256), fy1)
     }
 
-    /// Adds an edge with 0 <= x <= width and 0 <= y <= height (font-rs's draw_line, in Double).
-    private mutating func addEdge(_ px0: Double, _ py0: Double, _ px1: Double, _ py1: Double) {
-        let dir: Double
-        let (sx, sy, ex, ey): (Double, Double, Double, Double)
-        if py0 < py1 { dir = 1; (sx, sy, ex, ey) = (px0, py0, px1, py1) } else { dir = -1; (sx, sy, ex, ey) = (px1, py1, px0, py0) }
-        let dxdy = (ex - sx) / (ey - sy)
-        let maxX = Double(width)
-        var x = min(maxX, max(0, sx))
-        let rowStart = max(0, Int(sy.rounded(.down)))
-        let rowEnd = min(height, Int(ey.rounded(.up)))
-        guard rowStart < rowEnd else { return }
-        cells.withUnsafeMutableBufferPointer { a in
-            for row in rowStart..<rowEnd {
-                let line = row * stride
-                let dy = min(Double(row + 1), ey) - max(Double(row), sy)
-                // Stepping x row by row can drift a hair outside [0, width]; clamp it back.
-                let xnext = min(maxX, max(0, x + dxdy * dy))
-                let d = dy * dir
-                let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
-                let x0floor = x0.rounded(.down)
-                let x0i = Int(x0floor)
-                let x1ceil = x1.rounded(.up)
-                let x1i = Int(x1ceil)
-                touchedStart[row] = min(touchedStart[row], x0i)
-                touchedEnd[row] = max(touchedEnd[row], max(x1i, x0i + 1) + 1)
-                if x1i <= x0i + 1 {
-                    let xmf = 0.5 * (x + xnext) - x0floor
-                    a[line + x0i] += Float(d - d * xmf)
-                    a[line + x0i + 1] += Float(d * xmf)
-                } else {
-                    let s = 1 / (x1 - x0)
-                    let x0f = x0 - x0floor
-                    let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
-                    let x1f = x1 - x1ceil + 1
-                    let am = 0.5 * s * x1f * x1f
-                    a[line + x0i] += Float(d * a0)
-                    if x1i == x0i + 2 {
-                        a[line + x0i + 1] += Float(d * (1 - a0 - am))
-                    } else {
-                        let a1 = s * (1.5 - x0f)
-                        a[line + x0i + 1] += Float(d * (a1 - a0))
-                        if x0i + 2 < x1i - 1 {
-                            let ds = Float(d * s)
-                            for xi in (x0i + 2)..<(x1i - 1) { a[line + xi] += ds }
-                        }
-                        let a2 = a1 + Double(x1i - x0i - 3) * s
-                        a[line + x1i - 1] += Float(d * (1 - a2 - am))
-                    }
-                    a[line + x1i] += Float(d * am)
+    /// docs/ARITHMETIC.md's "Coverage", written plainly: the edge's x at each row boundary and
+    /// its y (as cover from the piece's left end) at each column boundary by floor divisions;
+    /// every cell piece adds cover (512 - fx0 - fx1) to its cell and cover (fx0 + fx1) to the next.
+    private mutating func addEdge(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+        guard y0 != y1 else { return }
+        let dir = y0 < y1 ? 1 : -1
+        let (sx, sy, ex, ey) = y0 < y1 ? (x0, y0, x1, y1) : (x1, y1, x0, y0)
+        func xAt(_ y: Int) -> Int {
+            y == ey ? ex : sx + (ex >= sx ? 1 : -1) * (abs(ex - sx) * (y - sy) / (ey - sy))
+        }
+        var row = sy / 256
+        while row * 256 < ey {
+            let top = max(sy, row * 256), bottom = min(ey, row * 256 + 256)
+            let xa = xAt(top), xb = xAt(bottom), h = bottom - top
+            let line = row * stride
+            touchedStart[row] = min(touchedStart[row], min(xa, xb) / 256)
+            touchedEnd[row] = max(touchedEnd[row], max(xa, xb) / 256 + 2)
+            if xa == xb {
+                let cell = xa / 256, fx = xa - cell * 256
+                cells[line + cell] += Int32(dir * h * (512 - 2 * fx))
+                cells[line + cell + 1] += Int32(dir * h * 2 * fx)
+            } else {
+                let left = min(xa, xb), right = max(xa, xb)
+                var previous = 0
+                for cell in (left / 256)...((right - 1) / 256) {
+                    let from = max(left, cell * 256), to = min(right, cell * 256 + 256)
+                    let reached = h * (to - left) / (right - left)
+                    let cover = reached - previous, sum = (from - cell * 256) + (to - cell * 256)
+                    cells[line + cell] += Int32(dir * cover * (512 - sum))
+                    cells[line + cell + 1] += Int32(dir * cover * sum)
+                    previous = reached
                 }
-                x = xnext
             }
+            row += 1
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule. Cells before a row's first
-    /// touched cell are zero; after its last one the sum is constant, so the rest of the row is
-    /// filled with one value.
-    func resolve(rule: FillRule) -> [Float] {
-        var out = [Float](repeating: 0, count: width * height)
-        let evenOdd = rule == .evenOdd
-        @inline(__always) func coverage(_ sum: Float) -> Float {
-            var c = abs(sum)
-            if evenOdd {
-                c = c.truncatingRemainder(dividingBy: 2)
-                if c > 1 { c = 2 - c }
-            } else if c > 1 {
-                c = 1
+    /// Prefix-sums each row, folds the sum (units of 2^-17 pixel) by the rule and rounds it half
+    /// up to U8.
+    func resolve(rule: FillRule) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        func coverage(_ sum: Int) -> UInt8 {
+            var v = abs(sum)
+            if rule == .evenOdd {
+                v %= 1 << 18
+                if v > 1 << 17 { v = (1 << 18) - v }
+            } else {
+                v = min(v, 1 << 17)
             }
-            // Snap accumulated rounding noise so untouched pixels stay untouched.
-            if c < 1e-6 { c = 0 } else if c > 1 - 1e-6 { c = 1 }
-            return c
+            return UInt8((v * 255 + (1 << 16)) >> 17)
         }
-        cells.withUnsafeBufferPointer { a in
-            out.withUnsafeMutableBufferPointer { o in
-                for row in 0..<height {
-                    let first = touchedStart[row], last = min(width, touchedEnd[row])
-                    guard first < last else { continue }
-                    var sum: Float = 0
-                    let line = row * stride, orow = row * width
-                    for x in first..<last {
-                        sum += a[line + x]
-                        o[orow + x] = coverage(sum)
-                    }
-                    let rest = coverage(sum)
-                    if rest != 0 { for x in last..<width { o[orow + x] = rest } }
-                }
+        for row in 0..<height {
+            var sum = 0
+            for x in 0..<width {
+                sum += Int(cells[row * stride + x])
+                out[row * width + x] = coverage(sum)
             }
         }
         return out

@@ -151,7 +151,11 @@ extension CommandLineTests {
         let bitmap = try PNGCodec.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
         XCTAssertEqual(bitmap[10, 5], SIMD4(0, 0, 0, 255))
         XCTAssertEqual(bitmap[0, 0].w, 0)
+        // auto takes a hardware GPU only, and says which renderer ran and why.
         let auto = try run(["render", scene, "-o", temp.appendingPathComponent("auto.png").path])
-        XCTAssertTrue(auto.stderr.contains("GPU ("), auto.stderr)
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        let software = GPURenderer.isSoftware(try GPURenderer.probeRendererString())
+        XCTAssertTrue(auto.stderr.contains(software ? "auto: rendering on the CPU: the only GL renderer is a software rasterizer"
+                                                    : "auto: rendering on the GPU ("), auto.stderr)
     }
 }

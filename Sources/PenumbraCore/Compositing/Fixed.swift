@@ -72,18 +72,9 @@ public enum Fixed {
         return Swift.min(4096, (c &* 4096 &+ (a >> 1)) / a)
     }
 
-    /// A value in 0...1 as U8, rounded half up: `floor(v x 255 + 0.5)` in Float, clamped.
-    /// Used where shared Swift code (one evaluation, never a GPU's) turns a Float into a
-    /// stored value: coverage from the rasterizer, colours given as numbers.
-    @inlinable @inline(__always)
-    public static func unit8(_ v: Float) -> UInt8 {
-        let x = v * 255 + 0.5
-        if !(x > 0) { return 0 }
-        if x >= 255 { return 255 }
-        return UInt8(x.rounded(.down))
-    }
-
-    /// `unit8` of a Double (colours and alphas given in a scene).
+    /// A value in 0...1 as U8, rounded half up: `floor(v x 255 + 0.5)` in Double, clamped. Used
+    /// where shared Swift code (one evaluation, never a GPU's) turns a number given in a scene
+    /// (a colour, an alpha) into a stored value.
     @inlinable
     public static func unit8(_ v: Double) -> UInt8 {
         let x = v * 255 + 0.5

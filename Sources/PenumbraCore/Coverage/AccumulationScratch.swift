@@ -1,11 +1,9 @@
 // AccumulationScratch: the rasterizer's signed-area cells, reused across calls.
 //
-// A fresh (width + 2) x height Float buffer per op used to dominate the cost
+// A fresh (width + 2) x height Int32 buffer per op used to dominate the cost
 // of coverage (page faults and zeroing of up to a million cells per big
 // shape). A scratch is instead kept in a small pool and handed to one call
-// at a time, under one invariant: between uses every cell is zero (+0 or
-// -0; a signed zero is harmless because the first nonzero addend replaces it
-// exactly and the resolve reads any zero cell as "no change"). Beside the
+// at a time, under one invariant: between uses every cell is zero. Beside the
 // cells, one bit per block of `blockWidth` cells marks the blocks an edge
 // touched; the bits are zero between uses too. The resolve pass visits only
 // marked blocks, zeroing their cells and their bits, so restoring the
@@ -20,8 +18,8 @@ import Synchronization
 
 /// Zeroed cell memory and touched-block bits for one rasterization at a time.
 final class AccumulationScratch {
-    /// The cells; every one is zero (+0 or -0) whenever the scratch is not in use.
-    private(set) var cells: UnsafeMutablePointer<Float>
+    /// The cells; every one is zero whenever the scratch is not in use.
+    private(set) var cells: UnsafeMutablePointer<Int32>
     private(set) var cellCapacity: Int
     /// One bit per block of `blockWidth` cells that an edge touched; all zero when not in use.
     private(set) var touchedBlocks: UnsafeMutablePointer<UInt64>

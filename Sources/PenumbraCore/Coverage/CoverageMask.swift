@@ -74,12 +74,6 @@ public struct CoverageMask: Sendable {
         self.init(region: region, rowStarts: rowStarts, spans: spans, storage: values)
     }
 
-    /// A mask from dense row-major Float values in 0...1 (a blurred shadow plane), each
-    /// quantised by `Fixed.unit8`.
-    public init(region: PixelRect, quantising values: [Float]) {
-        self.init(region: region, values: values.map { Fixed.unit8($0) })
-    }
-
     /// A mask with the same coverage everywhere in `region`.
     public init(region: PixelRect, constant: UInt8) {
         let rows = region.height, filled = constant != 0 && region.width > 0

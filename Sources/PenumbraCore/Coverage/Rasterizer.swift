@@ -9,12 +9,17 @@
 // of different pieces of one path cross inside a pixel the sum can differ
 // from the exact area; SCENE_FORMAT.md allows exactly this.
 //
-// Edges are clipped to the region first: the part left of it becomes a
-// vertical edge on its left side (which keeps the winding of the row), the
-// part right of it is dropped, rows outside are skipped. Geometry is done in
-// Double, accumulation in Float, and the coverage is quantised to U8 once
-// (Fixed.unit8). The CPU computes coverage for both renderers, so parity of
-// coverage holds by construction.
+// Edges are clipped to the region first, in Double: the part left of it
+// becomes a vertical edge on its left side (which keeps the winding of the
+// row), the part right of it is dropped, rows outside are skipped. The
+// clipped ends are then rounded to 1/256 pixel (24.8 fixed point) and
+// everything after is integer arithmetic (docs/ARITHMETIC.md, "Coverage"),
+// as FreeType's and Blend2D's cell rasterizers do: an edge is cut at row
+// and column boundaries by exact floor divisions, each piece adds its cover
+// (dy, 1/256 pixel) and area (dy x (fx0 + fx1)) to Int32 cells as two
+// addends, and the prefix sum of a row is the coverage in units of 2^-17
+// pixel, quantised to U8 once. Integer sums do not depend on the order of
+// the edges, so any evaluation order (a GPU's included) gives these values.
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped
@@ -62,7 +67,7 @@ struct Accumulator {
     let width: Int
     let height: Int
     let stride: Int
-    let cells: UnsafeMutablePointer<Float>
+    let cells: UnsafeMutablePointer<Int32>
     /// Per row, `wordsPerRow` words of bits, one per block of `blockShift`-aligned cells.
     let touched: UnsafeMutablePointer<UInt64>
     let wordsPerRow: Int
@@ -126,59 +131,71 @@ struct Accumulator {
         guard y0 != y1 else { return }
         let mid = (x0 + x1) / 2
         if mid >= w { return }
-        if mid <= 0 { addEdge(0, y0, 0, y1); return }
-        addEdge(min(w, max(0, x0)), y0, min(w, max(0, x1)), y1)
+        let (maxX, maxY) = (width << Accumulator.subpixelShift, height << Accumulator.subpixelShift)
+        func fixed(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * Accumulator.subpixels).rounded()))) }
+        let (fy0, fy1) = (fixed(y0, maxY), fixed(y1, maxY))
+        if mid <= 0 { addEdge(0, fy0, 0, fy1); return }
+        addEdge(fixed(x0, maxX), fy0, fixed(x1, maxX), fy1)
     }
 
-    /// Adds an edge with 0 <= x <= width and 0 <= y <= height (font-rs's draw_line, in Double).
-    private mutating func addEdge(_ px0: Double, _ py0: Double, _ px1: Double, _ py1: Double) {
-        let dir: Double
-        let (sx, sy, ex, ey): (Double, Double, Double, Double)
-        if py0 < py1 { dir = 1; (sx, sy, ex, ey) = (px0, py0, px1, py1) } else { dir = -1; (sx, sy, ex, ey) = (px1, py1, px0, py0) }
-        let dxdy = (ex - sx) / (ey - sy)
-        let maxX = Double(width)
-        var x = min(maxX, max(0, sx))
-        let rowStart = max(0, Int(sy.rounded(.down)))
-        let rowEnd = min(height, Int(ey.rounded(.up)))
-        guard rowStart < rowEnd else { return }
-        for row in rowStart..<rowEnd {
-            let a = cells + row * stride
-            let dy = min(Double(row + 1), ey) - max(Double(row), sy)
-            // Stepping x row by row can drift a hair outside [0, width]; clamp it back.
-            let xnext = min(maxX, max(0, x + dxdy * dy))
-            let d = dy * dir
-            let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
-            let x0floor = x0.rounded(.down)
-            let x0i = Int(x0floor)
-            let x1ceil = x1.rounded(.up)
-            let x1i = Int(x1ceil)
-            markTouched(row: row, first: x0i, last: max(x1i, x0i + 1))
-            if x1i <= x0i + 1 {
-                let xmf = 0.5 * (x + xnext) - x0floor
-                a[x0i] += Float(d - d * xmf)
-                a[x0i + 1] += Float(d * xmf)
-            } else {
-                let s = 1 / (x1 - x0)
-                let x0f = x0 - x0floor
-                let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
-                let x1f = x1 - x1ceil + 1
-                let am = 0.5 * s * x1f * x1f
-                a[x0i] += Float(d * a0)
-                if x1i == x0i + 2 {
-                    a[x0i + 1] += Float(d * (1 - a0 - am))
-                } else {
-                    let a1 = s * (1.5 - x0f)
-                    a[x0i + 1] += Float(d * (a1 - a0))
-                    if x0i + 2 < x1i - 1 {
-                        let ds = Float(d * s)
-                        for xi in (x0i + 2)..<(x1i - 1) { a[xi] += ds }
-                    }
-                    let a2 = a1 + Double(x1i - x0i - 3) * s
-                    a[x1i - 1] += Float(d * (1 - a2 - am))
-                }
-                a[x1i] += Float(d * am)
-            }
-            x = xnext
+    /// Subpixel bits of the fixed-point edges: 1/256 pixel.
+    static let subpixelShift = 8
+    static let subpixels = Double(1 << subpixelShift)
+    /// A whole pixel in the cells' units: cover 256 times twice the mean x offset 256.
+    static let fullArea: Int32 = 1 << (2 * subpixelShift + 1)
+
+    /// `floor(a * b / c)` for a, b >= 0 and c > 0 (products within 64 bits).
+    @inline(__always)
+    private static func scaled(_ a: Int, _ b: Int, _ c: Int) -> Int { a * b / c }
+
+    /// Adds an edge in 24.8 fixed point with 0 <= x <= width * 256 and 0 <= y <= height * 256:
+    /// cut at each row boundary (x there from an exact floor division), then each row's piece at
+    /// each column boundary (y likewise), each cell piece adding `cover * (512 - fx0 - fx1)` to
+    /// its cell and `cover * (fx0 + fx1)` to the next (fx: the piece's ends within the cell).
+    private mutating func addEdge(_ px0: Int, _ py0: Int, _ px1: Int, _ py1: Int) {
+        guard py0 != py1 else { return }
+        let dir: Int32 = py0 < py1 ? 1 : -1
+        let (sx, sy, ex, ey) = py0 < py1 ? (px0, py0, px1, py1) : (px1, py1, px0, py0)
+        let shift = Accumulator.subpixelShift
+        let dx = abs(ex - sx), dy = ey - sy, stepX = ex >= sx ? 1 : -1
+        var x = sx, y = sy
+        for row in (sy >> shift)...((ey - 1) >> shift) {
+            let bottom = min(ey, (row + 1) << shift)
+            let nextX = bottom == ey ? ex : sx + stepX * Accumulator.scaled(dx, bottom - sy, dy)
+            addRowPiece(row, x, y - (row << shift), nextX, bottom - (row << shift), dir)
+            x = nextX; y = bottom
+        }
+    }
+
+    /// One row's piece of an edge, from (xa, ya) down to (xb, yb) with ya < yb in 0...256.
+    @inline(__always)
+    private mutating func addRowPiece(_ row: Int, _ xa: Int, _ ya: Int, _ xb: Int, _ yb: Int, _ dir: Int32) {
+        let shift = Accumulator.subpixelShift, one = 1 << shift
+        let a = cells + row * stride
+        let height = yb - ya
+        if xa == xb {
+            let cell = xa >> shift
+            markTouched(row: row, first: cell, last: cell + 1)
+            let cover = Int32(height) * dir, sum = Int32(2 * (xa - (cell << shift)))
+            a[cell] &+= cover &* (Int32(2 * one) - sum)
+            a[cell + 1] &+= cover &* sum
+            return
+        }
+        // Left to right; t(x) = floor(height (x - left) / (right - left)) is the cover from the left
+        // end to x, exact at both ends, so the cells' covers add up to the piece's height.
+        let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
+        let span = right - left
+        let first = left >> shift, last = (right - 1) >> shift
+        markTouched(row: row, first: first, last: last + 1)
+        var covered = 0
+        for cell in first...last {
+            let cellLeft = cell << shift
+            let from = max(left, cellLeft), to = min(right, cellLeft + one)
+            let reached = to == right ? height : Accumulator.scaled(height, to - left, span)
+            let cover = Int32(reached - covered) * dir, sum = Int32(from + to - 2 * cellLeft)
+            a[cell] &+= cover &* (Int32(2 * one) - sum)
+            a[cell + 1] &+= cover &* sum
+            covered = reached
         }
     }
 
@@ -190,22 +207,23 @@ struct Accumulator {
     /// spans when they are not zero. Cells at or past `width` are cleared but never summed.
     func resolveAndClear(rule: FillRule, origin: PixelRect) -> CoverageMask {
         let evenOdd = rule == .evenOdd
-        @inline(__always) func coverage(_ sum: Float) -> UInt8 {
-            var c = abs(sum)
+        // The area in units of 2^-17 pixel, folded by the rule and rounded half up to U8.
+        @inline(__always) func coverage(_ sum: Int32) -> UInt8 {
+            let full = UInt32(Accumulator.fullArea)
+            var v = sum.magnitude
             if evenOdd {
-                c = c.truncatingRemainder(dividingBy: 2)
-                if c > 1 { c = 2 - c }
-            } else if c > 1 {
-                c = 1
+                v &= 2 * full - 1
+                if v > full { v = 2 * full - v }
+            } else if v > full {
+                v = full
             }
-            // Quantised once, here, to U8 (rounding noise far below half a level vanishes).
-            return Fixed.unit8(c)
+            return UInt8(truncatingIfNeeded: (v &* 255 &+ full / 2) >> UInt32(2 * Accumulator.subpixelShift + 1))
         }
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
         var builder = CoverageMask.Builder(region: origin)
         for row in 0..<height {
             let a = cells + row * stride, words = touched + row * wordsPerRow
-            var sum: Float = 0, c: UInt8 = 0
+            var sum: Int32 = 0, c: UInt8 = 0
             var next = 0  // the first column not yet in a span; coverage is c from there on
             for w in 0..<wordsPerRow {
                 var bits = words[w]
@@ -219,9 +237,9 @@ struct Accumulator {
                         let block = builder.valueSlot(count: end - start)
                         for x in start..<end {
                             let cell = a[x]
-                            // Adding a zero leaves |sum|, hence the coverage, unchanged.
+                            // Adding a zero leaves the sum, hence the coverage, unchanged.
                             if cell != 0 {
-                                sum += cell
+                                sum &+= cell
                                 c = coverage(sum)
                                 a[x] = 0
                             }
