@@ -1,7 +1,7 @@
 // blend: the 28 blend modes on U8 premultiplied ivec4 (r, g, b, a), the twin of
 // PenumbraCore's Blend.swift and Blend+NonSeparable.swift, formula for formula
 // (docs/ARITHMETIC.md). Integer arithmetic only: every driver gives the same
-// bytes. Mode numbers are BlendMode.allCases indices.
+// bytes. Modes are the BLEND_ defines generated from BlendMode (ShaderConstants.swift).
 
 const int FULL = 255 * 255;
 
@@ -72,61 +72,61 @@ ivec4 unpremultipliedQ12(ivec4 p) {
 ivec4 blendRaw(int mode, ivec4 s, ivec4 d) {
     ivec4 sa = ivec4(s.w), da = ivec4(d.w);
     int both = s.w * d.w;
-    if (mode == 0) return store(s * 255 + d * (255 - s.w));                                   // normal
-    if (mode == 1) return general(s, d, s * d);                                               // multiply
-    if (mode == 2) return store((s + d) * 255 - s * d);                                       // screen
-    if (mode == 3 || mode == 9) {                                                             // overlay, hardLight
+    if (mode == BLEND_NORMAL) return store(s * 255 + d * (255 - s.w));
+    if (mode == BLEND_MULTIPLY) return general(s, d, s * d);
+    if (mode == BLEND_SCREEN) return store((s + d) * 255 - s * d);
+    if (mode == BLEND_OVERLAY || mode == BLEND_HARD_LIGHT) {
         ivec4 multiplied = 2 * s * d;
         ivec4 screened = ivec4(both) - 2 * (da - d) * (sa - s);
-        bvec4 low = mode == 3 ? lessThanEqual(2 * d, da) : lessThanEqual(2 * s, sa);
+        bvec4 low = mode == BLEND_OVERLAY ? lessThanEqual(2 * d, da) : lessThanEqual(2 * s, sa);
         return general(s, d, mix(screened, multiplied, low));
     }
-    if (mode == 4) return general(s, d, min(s * d.w, d * s.w));                                // darken
-    if (mode == 5) return general(s, d, max(s * d.w, d * s.w));                                // lighten
-    if (mode == 6) {                                                                           // colorDodge
+    if (mode == BLEND_DARKEN) return general(s, d, min(s * d.w, d * s.w));
+    if (mode == BLEND_LIGHTEN) return general(s, d, max(s * d.w, d * s.w));
+    if (mode == BLEND_COLOR_DODGE) {
         ivec4 term = ivec4(both);
         for (int i = 0; i < 3; i++) term[i] = dodgeTerm(s[i], d[i], s.w, both);
         return general(s, d, term);
     }
-    if (mode == 7) {                                                                           // colorBurn
+    if (mode == BLEND_COLOR_BURN) {
         ivec4 term = ivec4(both);
         for (int i = 0; i < 3; i++) term[i] = burnTerm(s[i], d[i], s.w, d.w, both);
         return general(s, d, term);
     }
-    if (mode == 8) {                                                                           // softLight
+    if (mode == BLEND_SOFT_LIGHT) {
         ivec4 b = ivec4(0);
         for (int i = 0; i < 3; i++) b[i] = softLightQ12(unpremultipliedQ12(s[i], s.w), unpremultipliedQ12(d[i], d.w));
         return generalQ12(s, d, b);
     }
-    if (mode == 10 || mode == 11) {                                                            // difference, exclusion
-        ivec4 n = (s + d) * 255 - 2 * (mode == 10 ? min(s * d.w, d * s.w) : s * d);
+    if (mode == BLEND_DIFFERENCE || mode == BLEND_EXCLUSION) {
+        ivec4 n = (s + d) * 255 - 2 * (mode == BLEND_DIFFERENCE ? min(s * d.w, d * s.w) : s * d);
         n.w = (s.w + d.w) * 255 - both;
         return store(n);
     }
-    if (mode >= 12 && mode <= 15) {                                                            // hue ... luminosity
+    if (mode >= BLEND_HUE && mode <= BLEND_LUMINOSITY) {
         ivec4 cs = unpremultipliedQ12(s), cb = unpremultipliedQ12(d);
         ivec4 b;
-        if (mode == 12) b = setLum(setSat(cs, sat(cb)), lum(cb));
-        else if (mode == 13) b = setLum(setSat(cb, sat(cs)), lum(cb));
-        else if (mode == 14) b = setLum(cs, lum(cb));
+        if (mode == BLEND_HUE) b = setLum(setSat(cs, sat(cb)), lum(cb));
+        else if (mode == BLEND_SATURATION) b = setLum(setSat(cb, sat(cs)), lum(cb));
+        else if (mode == BLEND_COLOR) b = setLum(cs, lum(cb));
         else b = setLum(cb, lum(cs));
         return generalQ12(s, d, b);
     }
-    if (mode == 16) return ivec4(0);                                                           // clear
-    if (mode == 17) return s;                                                                  // copy
-    if (mode == 18) return store(s * d.w);                                                     // sourceIn
-    if (mode == 19) return store(s * (255 - d.w));                                             // sourceOut
-    if (mode == 20) return store(s * d.w + d * (255 - s.w));                                   // sourceAtop
-    if (mode == 21) return store(s * (255 - d.w) + d * 255);                                   // destinationOver
-    if (mode == 22) return store(d * s.w);                                                     // destinationIn
-    if (mode == 23) return store(d * (255 - s.w));                                             // destinationOut
-    if (mode == 24) return store(s * (255 - d.w) + d * s.w);                                   // destinationAtop
-    if (mode == 25) return store(s * (255 - d.w) + d * (255 - s.w));                           // xor
-    if (mode == 26) {                                                                          // plusDarker
+    if (mode == BLEND_CLEAR) return ivec4(0);
+    if (mode == BLEND_COPY) return s;
+    if (mode == BLEND_SOURCE_IN) return store(s * d.w);
+    if (mode == BLEND_SOURCE_OUT) return store(s * (255 - d.w));
+    if (mode == BLEND_SOURCE_ATOP) return store(s * d.w + d * (255 - s.w));
+    if (mode == BLEND_DESTINATION_OVER) return store(s * (255 - d.w) + d * 255);
+    if (mode == BLEND_DESTINATION_IN) return store(d * s.w);
+    if (mode == BLEND_DESTINATION_OUT) return store(d * (255 - s.w));
+    if (mode == BLEND_DESTINATION_ATOP) return store(s * (255 - d.w) + d * s.w);
+    if (mode == BLEND_XOR) return store(s * (255 - d.w) + d * (255 - s.w));
+    if (mode == BLEND_PLUS_DARKER) {
         int alpha = min(255, s.w + d.w);
         return max(ivec4(alpha) - ((sa - s) + (da - d)), ivec4(0));
     }
-    return min(s + d, ivec4(255));                                                             // plusLighter
+    return min(s + d, ivec4(255));                                                             // mode == BLEND_PLUS_LIGHTER, the last mode
 }
 
 ivec4 blendColor(int mode, ivec4 s, ivec4 d) { return validPremultiplied(blendRaw(mode, s, d)); }

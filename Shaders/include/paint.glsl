@@ -7,8 +7,8 @@
 // RadialGradientPlan's 64-bit solve for a radial one) and their colour from
 // the integer ramp. A gradient side that draws nothing sets the coverage to 0.
 
-// 0 solid, 1 image, 2 linear, 3 radial, 4 layer: a constant in a specialised program (the
-// compiler drops the other paints), else a uniform.
+// PAINT_SOLID ... PAINT_LAYER (defined from GPUPaint.Kind by ShaderConstants): a constant in a
+// specialised program (the compiler drops the other paints), else a uniform.
 #ifndef PAINT_KIND
 uniform int uPaintKind;
 #define PAINT_KIND uPaintKind
@@ -60,7 +60,7 @@ ivec3 axisSample(int axis, ivec2 p) {
 }
 
 ivec4 imageTexel(int x, int y) {
-    if (PAINT_KIND == 4) {
+    if (PAINT_KIND == PAINT_LAYER) {
         if (x < 0 || y < 0 || x >= uLayerRect.z || y >= uLayerRect.w) return ivec4(0);
         return ivec4(unormBytes(texelFetch(uLayer, ivec2(x, y), 0)));
     }
@@ -136,18 +136,19 @@ bool radialT16(ivec2 p, out uvec2 t) {
 // The paint at device pixel p as U8 premultiplied; may set coverage to 0 where a gradient
 // draws nothing. Every paint is integer arithmetic on the plan's integers.
 ivec4 paint8(ivec2 p, inout int coverage) {
-    if (PAINT_KIND == 0) return uSolid8;
-    if (PAINT_KIND == 1 || PAINT_KIND == 4) {
+    if (PAINT_KIND == PAINT_SOLID) return uSolid8;
+    if (PAINT_KIND == PAINT_IMAGE || PAINT_KIND == PAINT_LAYER) {
         ivec4 c = imageBilinear(axisSample(0, p), axisSample(1, p));
-        if (PAINT_KIND == 1 && uHasTint != 0) return div255(uTint8 * c.w);
+        if (PAINT_KIND == PAINT_IMAGE && uHasTint != 0) return div255(uTint8 * c.w);
         return c;
     }
-    if (PAINT_KIND == 2) {
+    if (PAINT_KIND == PAINT_LINEAR) {
         uvec2 t24 = affineAt(uLinear[0], uLinear[1], uLinear[2], p);
         bool draws = negative64(t24) ? uExtend.x != 0 : ((t24.y != 0u || t24.x > 16777216u) ? uExtend.y != 0 : true);
         if (!draws) { coverage = 0; return ivec4(0); }
         return rampColor(t24);
     }
+    // PAINT_KIND == PAINT_RADIAL, the last kind.
     uvec2 t;
     if (!radialT16(p, t)) { coverage = 0; return ivec4(0); }
     return rampColor16(negative64(t) ? 0 : (less64(uvec2(65536u, 0u), t) ? 65536 : int(t.x)));

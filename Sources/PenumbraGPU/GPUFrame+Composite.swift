@@ -30,14 +30,14 @@ extension GPUFrame {
             }
         }
 
-        let program = try programs.composite(paint: paint.kindIndex, mode: mode, packedCoverage: packedCoverage)
+        let program = try programs.composite(paint: paint.kind, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
         program.set("uFrameOrigin", frame.x, frame.y)
         program.set("uRegionOrigin", local.x, local.y)
         bindMask(program, "uHasCoverage", "uCoverageRect", coverage, unit: packedCoverage ? .packedCoverage : .coverage)
         bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
         program.set("uAlpha8", Int(alpha))
-        program.set("uMode", BlendMode.allCases.firstIndex(of: mode) ?? 0)
+        program.set("uMode", mode.shaderValue)
         program.set("uCoveragePacked", packedCoverage)
         paint.apply(to: program, offset: .zero)
         bindLookup()

@@ -38,7 +38,7 @@ extension GPUFrame {
         let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
         // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
         let caster = try plan.casterCoverage.map { try lease.mask($0) }
-        let program = try programs.caster(paint: paint.kindIndex)
+        let program = try programs.caster(paint: paint.kind)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
         program.set("uPlaneOrigin", padded.x, padded.y)

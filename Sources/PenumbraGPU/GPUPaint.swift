@@ -16,13 +16,17 @@ enum GPUPaint {
     /// A finished layer, placed 1:1 on the device grid.
     case layer(GLTarget)
 
-    /// paint.glsl's paint kind: 0 solid, 1 image, 2 linear, 3 radial, 4 layer.
-    var kindIndex: Int {
+    /// paint.glsl's paint kinds, reaching GLSL as the `PAINT_` defines (ShaderConstants).
+    enum Kind: Int, CaseIterable {
+        case solid, image, linear, radial, layer
+    }
+
+    var kind: Kind {
         switch self {
-        case .solid: return 0
-        case .image: return 1
-        case .gradient(let g, _): return g.kindIndex
-        case .layer: return 4
+        case .solid: return .solid
+        case .image: return .image
+        case .gradient(let g, _): if case .linear = g.kind { return .linear } else { return .radial }
+        case .layer: return .layer
         }
     }
 
@@ -42,7 +46,7 @@ enum GPUPaint {
     /// Sets the paint uniforms and binds its textures; `offset` is the shadow offset the paint is
     /// moved by.
     func apply(to program: GLProgram, offset: Point) {
-        program.set("uPaintKind", kindIndex) // only the generic program has it
+        program.set("uPaintKind", kind.rawValue) // only the generic program has it
         switch self {
         case .solid(let color):
             program.set("uSolid8", ints: [SIMD4<Int32>(truncatingIfNeeded: color)])
@@ -112,9 +116,4 @@ enum GPUPaint {
         }
         program.set("uExtend", extend.0 ? 1 : 0, extend.1 ? 1 : 0)
     }
-}
-
-extension GradientDraw {
-    /// paint.glsl's kind: 2 linear, 3 radial.
-    var kindIndex: Int { if case .linear = kind { return 2 } else { return 3 } }
 }

@@ -122,18 +122,18 @@ final class ProgramCache {
         blurY = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 1)])
     }
 
-    /// The composite program for a paint kind (paint.glsl's numbering), a blend mode, and a
-    /// coverage that is a packed shadow plane or not.
-    func composite(paint: Int, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
+    /// The composite program for a paint kind, a blend mode, and a coverage that is a packed
+    /// shadow plane or not.
+    func composite(paint: GPUPaint.Kind, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
         guard specialises else { return composite }
-        return try variant("composite", [("PAINT_KIND", paint), ("BLEND_MODE", BlendMode.allCases.firstIndex(of: mode) ?? 0),
+        return try variant("composite", [("PAINT_KIND", paint.rawValue), ("BLEND_MODE", mode.shaderValue),
                                          ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
     }
 
     /// The shadow caster program for a paint kind.
-    func caster(paint: Int) throws -> GLProgram {
+    func caster(paint: GPUPaint.Kind) throws -> GLProgram {
         guard specialises else { return caster }
-        return try variant("caster", [("PAINT_KIND", paint)] + lookupDefines)
+        return try variant("caster", [("PAINT_KIND", paint.rawValue)] + lookupDefines)
     }
 
     private var lookupDefines: [(String, Int)] { lookupInUniforms ? [("LUT_UNIFORM", 1)] : [] }
@@ -152,7 +152,7 @@ final class ProgramCache {
     /// Compiles and links `name` with the defines; `label` names it in errors (the bare name by default).
     private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
         let label = label ?? name
-        guard let fragment = ShaderSources.fragment(name, defines: defines) else {
+        guard let fragment = ShaderSources.fragment(name, defines: ShaderConstants.defines + defines) else {
             throw RenderError("GPU: no shader named \(name)")
         }
         let program = try GLProgram(label: label, vertex: ShaderSources.vertex, fragment: fragment)

@@ -1,0 +1,29 @@
+// ShaderConstants: the Swift enums the GLSL programs switch on, handed to
+// every program as `#define`s generated from the enums themselves
+// (`BLEND_NORMAL 0` ... from BlendMode, `PAINT_SOLID 0` ... from
+// GPUPaint.Kind), so that no number in a shader stands for a case by
+// convention and adding a case cannot shift one silently
+// (ShaderConstantsTests checks that every case is handled by name).
+import PenumbraCore
+
+enum ShaderConstants {
+    /// `BLEND_<MODE>` for each blend mode and `PAINT_<KIND>` for each paint kind.
+    static let defines: [(String, Int)] =
+        BlendMode.allCases.map { ("BLEND_" + macroName(String(describing: $0)), $0.shaderValue) }
+        + GPUPaint.Kind.allCases.map { ("PAINT_" + macroName(String(describing: $0)), $0.rawValue) }
+
+    /// `colorDodge` → `COLOR_DODGE`.
+    static func macroName(_ caseName: String) -> String {
+        var out = ""
+        for character in caseName {
+            if character.isUppercase, !out.isEmpty { out.append("_") }
+            out.append(contentsOf: character.uppercased())
+        }
+        return out
+    }
+}
+
+extension BlendMode {
+    /// The mode's value in the shaders (its `BLEND_` define): its index among all cases.
+    var shaderValue: Int { BlendMode.allCases.firstIndex(of: self)! }
+}
