@@ -93,6 +93,9 @@ struct RenderEndpoint: Sendable {
         switch failure {
         case .queueFull: return RequestError(429, "the render queue is full; retry later", retryAfter: 1)
         case .deadlineExceeded: return RequestError(504, "the request passed its deadline; the render was cancelled")
+        case .cancelled:
+            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
+            return RequestError(499, "the client went away; the render was cancelled")
         case .shuttingDown: return RequestError(503, "the server is draining")
         case .unavailable(let why): return RequestError(503, why, place: "query.backend")
         }

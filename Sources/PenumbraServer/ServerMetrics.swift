@@ -59,6 +59,7 @@ final class ServerMetrics: Sendable {
         Gauge(label: "penumbra_renders_in_flight", factory: factory).record(inFlight)
         Gauge(label: "penumbra_cache_bytes", factory: factory).record(cacheBytes)
         Gauge(label: "process_resident_memory_bytes", factory: factory).record(ServerMetrics.residentBytes())
+        Gauge(label: "penumbra_heap_in_use_bytes", factory: factory).record(HeapStatistics.inUse)
     }
 
     /// Prometheus text of every metric.
