@@ -54,6 +54,7 @@ struct RenderEndpoint: Sendable {
             encode: { try format.encode($0, quality: quality) })
         let output: RenderService.Output
         do { output = try await service.render(job) } catch let failure as RenderService.Failure {
+            if failure == .deadlineExceeded { metrics.countCancel(reason: "deadline") }
             throw RenderEndpoint.requestError(failure)
         }
         let backend = output.backend == .gpu ? "gpu" : "cpu"
@@ -94,8 +95,9 @@ struct RenderEndpoint: Sendable {
         case .queueFull: return RequestError(429, "the render queue is full; retry later", retryAfter: 1)
         case .deadlineExceeded: return RequestError(504, "the request passed its deadline; the render was cancelled")
         case .cancelled:
-            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
-            return RequestError(499, "the client went away; the render was cancelled")
+            // The request's task was cancelled: its client went away (see ClientConnections) or the
+            // drain time ran out; nginx's "client closed request".
+            return RequestError(499, "the request was cancelled; so was its render")
         case .shuttingDown: return RequestError(503, "the server is draining")
         case .unavailable(let why): return RequestError(503, why, place: "query.backend")
         }

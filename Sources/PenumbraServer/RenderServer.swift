@@ -33,6 +33,7 @@ public final class RenderServer: Sendable {
     let cache: ResponseCache
     let metrics = ServerMetrics()
     let draining = DrainFlag()
+    let clients = ClientConnections()
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
@@ -49,13 +50,14 @@ public final class RenderServer: Sendable {
     /// The Hummingbird application serving this server's routes on its host and port.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
-        let router = ServerRoutes(endpoint: endpoint, draining: draining).router()
+        let router = ServerRoutes(endpoint: endpoint, draining: draining, clients: clients).router()
         // A connection idle this long is closed (slow or stalled clients cannot hold sockets); it is
         // longer than a request's deadline, so it never cuts a request that is still within it.
+        let watch = clients
         let idle = TimeAmount.milliseconds(Int64(max(30_000, configuration.timeoutMilliseconds + 5_000)))
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [watch.makeHandler()], idleTimeout: idle)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "penumbra"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

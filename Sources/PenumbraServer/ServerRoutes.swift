@@ -25,11 +25,12 @@ extension HTTPField.Name {
 struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
     let draining: DrainFlag
+    let clients: ClientConnections
 
     var configuration: ServerConfiguration { endpoint.configuration }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    func router() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics))
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ -> Response in
@@ -44,9 +45,12 @@ struct ServerRoutes: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
         }
-        router.post("/v1/render") { request, _ in await respond { try await post(request) } }
+        router.post("/v1/render") { request, context in
+            await respond { try await clients.cancellingWhenGone(context.channel) { try await post(request) } }
+        }
         router.get("/v1/render/:signature/:file") { request, context in
-            await respond { try await signedGet(request, context.parameters.get("signature") ?? "", context.parameters.get("file") ?? "") }
+            let signature = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
+            return await respond { try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, signature, file) } }
         }
         return router
     }
@@ -122,6 +126,10 @@ struct ServerRoutes: Sendable {
     private func respond(_ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch let error as RequestError {
             return errorResponse(error)
+        } catch is ClientWentAway {
+            endpoint.metrics.countCancel(reason: "client")
+            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
+            return errorResponse(RequestError(499, "the client went away; the render was cancelled"))
         } catch {
             return errorResponse(RequestError(500, "internal error: \(error)"))
         }
@@ -139,7 +147,7 @@ func errorResponse(_ error: RequestError) -> Response {
 /// One structured log line per request (id, method, path, status, duration, backend) and the
 /// request counter by route.
 struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
