@@ -113,7 +113,7 @@ struct ServerRoutes: Sendable {
     private func response(_ result: RenderResult) -> Response {
         switch result.body {
         case .notModified:
-            return Response(status: .notModified, headers: [.eTag: result.etag])
+            return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing])
         case .image(let bytes, let contentType, let backend, _):
             return Response(status: .ok,
                             headers: [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
