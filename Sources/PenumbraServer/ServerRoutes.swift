@@ -24,7 +24,7 @@ extension HTTPField.Name {
 /// Builds the router of a server.
 struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
-    let draining: DrainFlag
+    let draining: SharedFlag
     let clients: ClientConnections
 
     var configuration: ServerConfiguration { endpoint.configuration }
@@ -46,7 +46,8 @@ struct ServerRoutes: Sendable {
                             body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
         }
         router.post("/v1/render") { request, context in
-            await respond { try await clients.cancellingWhenGone(context.channel) { try await post(request) } }
+            let channel = context.channel
+            return await respond { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
         }
         router.get("/v1/render/:signature/:file") { request, context in
             let signature = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
@@ -57,17 +58,14 @@ struct ServerRoutes: Sendable {
 
     // MARK: Handlers
 
-    private func post(_ request: Request) async throws -> Response {
+    private func post(_ request: Request, channel: any Channel) async throws -> Response {
         let arrival = ContinuousClock.now
         guard !draining.value else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
-        let body: [UInt8]
-        do { body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes)) } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        }
+        let body = try await readBody(request, channel: channel, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds))
         let contentType = request.headers[.contentType]
         let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
                                              assets: configuration.assets, limits: configuration.limits)
@@ -102,6 +100,29 @@ struct ServerRoutes: Sendable {
         let result = try await endpoint.render(parsed, body: scene, mediaType: "application/json",
                                                ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
         return response(result)
+    }
+
+    /// The request's body, within the size limit (413) and the request's deadline: a client still
+    /// sending when the deadline passes has its connection closed (no reply can be written in the
+    /// middle of its body), and the request ends as 408. The timer is a DeadlineTimer, cancelled
+    /// when the body is in.
+    private func readBody(_ request: Request, channel: any Channel, deadline: ContinuousClock.Instant) async throws -> [UInt8] {
+        let late = SharedFlag()
+        let timer = DeadlineTimer(at: deadline) {
+            late.set()
+            channel.close(promise: nil)
+        }
+        defer { timer.cancel() }
+        let tooSlow = RequestError(408, "the body did not arrive within the request's deadline (--timeout-ms)", place: "body")
+        do {
+            let body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes))
+            if late.value { throw tooSlow }
+            return body
+        } catch is NIOTooManyBytesError {
+            throw tooLarge()
+        } catch where late.value {
+            throw tooSlow
+        }
     }
 
     private func tooLarge() -> RequestError {
