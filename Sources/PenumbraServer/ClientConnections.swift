@@ -37,7 +37,7 @@ struct ServerRequestContext: RequestContext {
 struct ClientWentAway: Error {}
 
 /// The open connections of one server, by channel.
-final class ClientConnections: Sendable {
+package final class ClientConnections: Sendable {
     /// One connection: whether its client is gone, and who waits for that.
     final class Connection: Sendable {
         private let state = Mutex<(gone: Bool, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>((false, [:], 0))
@@ -75,7 +75,7 @@ final class ClientConnections: Sendable {
     private let table = Mutex<[ObjectIdentifier: Connection]>([:])
 
     /// Connections being watched now.
-    var count: Int { table.withLock { $0.count } }
+    package var count: Int { table.withLock { $0.count } }
 
     /// A fresh watch handler for a new connection's pipeline.
     func makeHandler() -> any RemovableChannelHandler { ConnectionWatch(connections: self) }

@@ -33,7 +33,8 @@ public final class RenderServer: Sendable {
     let cache: ResponseCache
     let metrics = ServerMetrics()
     let draining = SharedFlag()
-    let clients = ClientConnections()
+    /// The open connections, watched for clients that leave mid-render.
+    package let clients = ClientConnections()
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
