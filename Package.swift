@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
 
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"], path: "Sources/CJPEGShim"),
+        // glibc's heap accounting for the server's metrics (<malloc.h> is not in Swift's Glibc module).
+        .target(name: "CMallocStats", path: "Sources/CMallocStats"),
 
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "PenumbraServer",
             dependencies: [
-                "Penumbra", "PenumbraRequests",
+                "Penumbra", "PenumbraRequests", "CMallocStats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -13,9 +13,11 @@
 // burst turns into quick refusals instead of unbounded memory and latency.
 // A job's deadline counts from its arrival, its time in the queue included:
 // when it passes, the caller gets `.deadlineExceeded` at once, a queued job
-// is taken off the queue, and a running one is stopped at its next draw by
-// its RenderCancellation, so the worker is free again within one op.
-// Cancelling the calling task does the same.
+// is taken off the queue, and a running one is stopped at its next check by
+// its RenderCancellation (between draws and per band of rows inside one), so
+// the worker is free again within milliseconds. Cancelling the calling task
+// does the same and fails with `.cancelled` (a server cancels the task of a
+// request whose client went away).
 //
 // A job is three steps on the worker's thread: `prepare` (decode a scene
 // into a display list), render, and `encode`; each is timed. Decoding on
@@ -93,6 +95,8 @@ public final class RenderService: Sendable {
         case queueFull
         /// The deadline passed before the job was done; it was stopped.
         case deadlineExceeded
+        /// The caller cancelled the job (a server: its client went away); it was stopped.
+        case cancelled
         /// The service is stopping or stopped.
         case shuttingDown
         /// No renderer of the pool can take the job (a GPU asked of a pool without one).
@@ -102,6 +106,7 @@ public final class RenderService: Sendable {
             switch self {
             case .queueFull: return "the render queue is full"
             case .deadlineExceeded: return "the request passed its deadline"
+            case .cancelled: return "the render was cancelled by its caller"
             case .shuttingDown: return "the render service is shutting down"
             case .unavailable(let why): return why
             }
@@ -184,8 +189,9 @@ public final class RenderService: Sendable {
         }
     }
 
-    /// Renders one job on a worker; throws `Failure` (queue full, deadline, shutting down,
-    /// unavailable), `RenderCancelled` never (it becomes `.deadlineExceeded`), or the job's own error.
+    /// Renders one job on a worker; throws `Failure` (queue full, deadline, cancelled, shutting
+    /// down, unavailable), `RenderCancelled` never (it becomes `.deadlineExceeded` or `.cancelled`),
+    /// or the job's own error. Cancelling the calling task stops the job as a deadline does.
     public func render(_ job: Job) async throws -> Output {
         let entry = Entry(job: job)
         try state.withLock { state in
@@ -194,17 +200,17 @@ public final class RenderService: Sendable {
             state.queue.append(entry)
         }
         wake.signal()
-        let watchdog: Task<Void, Never>? = job.deadline.map { deadline in
-            Task { [self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                if !Task.isCancelled { expire(entry, with: .deadlineExceeded) }
+        // A dispatch timer, cancelled when the job ends (DeadlineTimer.swift says why not a Task).
+        let timer = job.deadline.map { deadline in
+            DeadlineTimer(at: deadline) { [weak self, weak entry] in
+                if let self, let entry { self.expire(entry, with: .deadlineExceeded) }
             }
         }
-        defer { watchdog?.cancel() }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await entry.result()
         } onCancel: {
-            self.expire(entry, with: .deadlineExceeded)
+            self.expire(entry, with: .cancelled)
         }
     }
 

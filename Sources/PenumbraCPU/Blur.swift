@@ -54,6 +54,12 @@ extension AlphaPlane {
     /// (grown to a little more than `width * height` when smaller; its contents on entry and exit are
     /// unspecified). Reusing one scratch across shadows avoids an allocation per blur.
     public mutating func blur(with kernel: GaussianKernel, scratch: inout [UInt32], threads: Int? = nil) {
+        blur(with: kernel, scratch: &scratch, threads: threads, cancellation: nil)
+    }
+
+    /// The blur, stopping early (the plane's values then unspecified) once `cancellation` is set.
+    mutating func blur(with kernel: GaussianKernel, scratch: inout [UInt32], threads: Int? = nil,
+                       cancellation: RenderCancellation?) {
         let radius = kernel.radius
         guard radius > 0, width > 0, height > 0 else { return }
         let middleStride = SeparableBlur.middleStride(width: width)
@@ -68,7 +74,7 @@ extension AlphaPlane {
                     SeparableBlur(
                         width: width, height: height, radius: radius, weights: weights.baseAddress!,
                         plane: plane.baseAddress!, middle: middle.baseAddress!, middleStride: middleStride,
-                        threads: threadCount
+                        threads: threadCount, cancellation: cancellation
                     ).run()
                 }
             }
@@ -87,6 +93,8 @@ struct SeparableBlur {
     /// Values from one `middle` row to the next (see ``middleStride(width:)``).
     let middleStride: Int
     let threads: Int
+    /// Looked at once per block of rows and per strip; once set, the passes stop early.
+    var cancellation: RenderCancellation? = nil
 
     /// Rows per block when threads interleave rows (keeps threads off each other's cache lines).
     static let rowBlock = 16
@@ -130,7 +138,7 @@ struct SeparableBlur {
             rowMin = min(rowMin, y); rowMax = y
             columnMin = min(columnMin, first[y]); columnMax = max(columnMax, last[y])
         }
-        guard rowMax >= 0 else { return }  // all zero: the plane is its own blur
+        guard rowMax >= 0, cancellation?.isCancelled != true else { return }  // all zero: the plane is its own blur
         let columns = max(0, columnMin - radius)...min(width - 1, columnMax + radius)
 
         // 2. Horizontal pass over the content rows, into `middle` (zeros outside each row's extent).
@@ -147,6 +155,7 @@ struct SeparableBlur {
             }
         }
 
+        if cancellation?.isCancelled == true { return }
         // 3. Vertical pass, in column strips (outside the content rows grown by the radius the
         // output is zero, which the in-place plane already holds).
         let strips = verticalStrips(columns: columns, contentRows: rowMin...rowMax, first: first, last: last)
@@ -189,6 +198,7 @@ struct SeparableBlur {
         let block = SeparableBlur.rowBlock
         var start = range.lowerBound + thread * block
         while start < range.upperBound {
+            if cancellation?.isCancelled == true { return }
             for row in start..<min(start + block, range.upperBound) { body(row) }
             start += threads * block
         }
@@ -241,6 +251,7 @@ struct SeparableBlur {
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
         defer { sums.deallocate() }
         for strip in strips {
+            if cancellation?.isCancelled == true { return }
             guard let content = strip.rows else { continue }
             let lo = max(rows.lowerBound, content.lowerBound - radius)
             let hi = min(rows.upperBound - 1, content.upperBound + radius)

@@ -22,13 +22,14 @@ extension CPUFrame {
                              clip: CoverageMask?) {
         let plane = plan.plane
         var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.planes.take(count: plane.area))
+        let cancellation = self.cancellation
         alpha.values.withUnsafeMutableBufferPointer { values in
-            CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!).run()
+            CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!, cancellation: cancellation).run()
         }
         var scratch = ShadowScratch.middles.take(count: SeparableBlur.middleStride(width: plane.width) * plane.height)
-        alpha.blur(with: plan.kernel, scratch: &scratch)
+        if cancellation?.isCancelled != true { alpha.blur(with: plan.kernel, scratch: &scratch, cancellation: cancellation) }
         ShadowScratch.middles.give(scratch)
-        do {
+        if cancellation?.isCancelled != true {
             let mask = CoverageMask(region: plane, values: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
                       alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
@@ -44,6 +45,8 @@ struct CasterAlpha {
     let plan: ShadowPlan
     let shader: Shader
     let values: UnsafeMutablePointer<UInt8>
+    /// Looked at every `CPUFrame.cancellationRows` rows; once set, the remaining rows are left.
+    var cancellation: RenderCancellation? = nil
     /// Bands of rows to split the plane into, one thread each; nil lets RowBands choose by size.
     var threads: Int? = nil
 
@@ -63,6 +66,7 @@ struct CasterAlpha {
         let scratch = UnsafeMutablePointer<SIMD4<UInt8>>.allocate(capacity: width)
         defer { coverage.deallocate(); scratch.deallocate() }
         for row in rows {
+            if (row - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
             let y = plane.y + row, output = values + row * width
             output.initialize(repeating: 0, count: width)
             CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,

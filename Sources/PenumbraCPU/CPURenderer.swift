@@ -22,7 +22,7 @@ public final class CPURenderer: Renderer {
         try render(list, cancellation: nil)
     }
 
-    /// Renders the list, checking `cancellation` between draws.
+    /// Renders the list, checking `cancellation` between draws and every few rows inside one.
     public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         var frame = CPUFrame(list: list)
         try frame.run(cancellation: cancellation)
@@ -45,6 +45,12 @@ struct CPUFrame {
     var target: RenderTarget
     private var layers: [(target: RenderTarget, state: CompositeState)] = []
     private let plans: PlanAhead
+    /// Set while `run` has a token: long row loops (compositing, shadow casters, blurs) look at
+    /// it every `CPUFrame.cancellationRows` rows and stop early; the draw's pixels are then
+    /// incomplete, and `run` throws before anything can read them.
+    var cancellation: RenderCancellation?
+    /// Rows between two looks at the cancellation token inside one draw (one atomic load each).
+    static let cancellationRows = 32
 
     init(list: DisplayList) {
         self.list = list
@@ -54,6 +60,7 @@ struct CPUFrame {
     }
 
     mutating func run(cancellation: RenderCancellation? = nil) throws {
+        self.cancellation = cancellation
         for command in list.commands {
             try cancellation?.check()
             switch command {
@@ -71,6 +78,7 @@ struct CPUFrame {
             }
         }
         while !layers.isEmpty { endLayer() }
+        try cancellation?.check()  // the last draw may have stopped early
     }
 
     private mutating func endLayer() {
@@ -99,12 +107,13 @@ struct CPUFrame {
     /// compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
                             offset: Point, alpha: UInt8, mode: BlendMode) {
-        let frame = target.frame
+        let frame = target.frame, cancellation = self.cancellation
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
             let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, offset: offset, alpha: alpha, mode: mode)
             RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
                 let scratch = SpanCompositor.Scratch(width: region.width)
                 for y in rows {
+                    if (y - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
                     if clip == nil, let coverage {
                         coverage.forEachSpan(inRow: y, from: region.x, to: region.maxX) { x, count, values, constant in
                             pixels.composite(y: y, x: x, count: count, coverage: values, constant: constant, scratch)

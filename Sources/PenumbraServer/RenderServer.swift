@@ -17,8 +17,8 @@ import ServiceLifecycle
 import UnixSignals
 import Synchronization
 
-/// Whether the server is draining; set once, read by every request.
-final class DrainFlag: Sendable {
+/// A flag set once and read from any thread (the server draining, a body arriving late).
+final class SharedFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var value: Bool { flag.load(ordering: .relaxed) }
     func set() { flag.store(true, ordering: .relaxed) }
@@ -32,7 +32,9 @@ public final class RenderServer: Sendable {
     public let service: RenderService
     let cache: ResponseCache
     let metrics = ServerMetrics()
-    let draining = DrainFlag()
+    let draining = SharedFlag()
+    /// The open connections, watched for clients that leave mid-render.
+    package let clients = ClientConnections()
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
@@ -49,13 +51,17 @@ public final class RenderServer: Sendable {
     /// The Hummingbird application serving this server's routes on its host and port.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
-        let router = ServerRoutes(endpoint: endpoint, draining: draining).router()
-        // A connection idle this long is closed (slow or stalled clients cannot hold sockets); it is
-        // longer than a request's deadline, so it never cuts a request that is still within it.
-        let idle = TimeAmount.milliseconds(Int64(max(30_000, configuration.timeoutMilliseconds + 5_000)))
+        let router = ServerRoutes(endpoint: endpoint, draining: draining, clients: clients).router()
+        // The read timeout: Hummingbird closes a connection that has delivered no complete HTTP
+        // part (a request's head, a body chunk) for this long while reading, or sat idle between
+        // requests, so a client trickling its headers (slowloris) or holding an idle socket is cut
+        // off. It never fires while a response is being prepared. A slow body is bounded by the
+        // request's deadline instead (ServerRoutes.readBody).
+        let watch = clients
+        let idle = TimeAmount.milliseconds(Int64(configuration.readTimeoutMilliseconds))
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [watch.makeHandler()], idleTimeout: idle)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "penumbra"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

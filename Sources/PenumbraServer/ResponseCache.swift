@@ -1,11 +1,14 @@
 // ResponseCache: rendered responses kept in memory under a byte budget,
-// keyed by content (the ETag: a hash of the body, the canonical query and
-// the renderer's version), so identical requests from any client share an
-// entry and a changed renderer never serves stale pixels. Least recently
+// keyed by content (a hash of the body, the canonical query and the
+// renderer's version), so identical requests from any client share an entry
+// and a changed renderer never serves stale pixels. An entry also lists the
+// `--assets` files its render resolved, with their fingerprints: the caller
+// serves it only while they are unchanged (RenderEndpoint). Least recently
 // used entries go first when the budget is exceeded; an entry larger than
 // the whole budget is not kept. Eviction scans for the oldest entry: the
 // cache holds rendered images, so entries are few and large, and a scan is
 // cheaper than keeping a second structure in step.
+import PenumbraCore
 import Synchronization
 
 /// A rendered response worth keeping.
@@ -13,6 +16,10 @@ struct CachedResponse: Sendable {
     var bytes: [UInt8]
     var contentType: String
     var backend: String
+    /// The response's ETag (the key, and the asset files' fingerprints when it read any).
+    var etag: String
+    /// The asset files the render resolved and what they were.
+    var assets: [AssetAccessLog.Entry]
 }
 
 /// A byte-budgeted LRU cache of responses; thread-safe.

@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var queue = 64
     /// Each request's deadline from its arrival, in milliseconds (default 30,000).
     public var timeoutMilliseconds = 30_000
+    /// How long a connection may take to send a request's head, or stay idle between requests,
+    /// before it is closed, in milliseconds (default 30,000). A request's body must arrive within
+    /// the request's deadline (`timeoutMilliseconds`); a slower one closes the connection (408).
+    public var readTimeoutMilliseconds = 30_000
     /// The largest request body (default 32 MiB); larger is 413.
     public var maxBodyBytes = 32 << 20
     /// The folder that image paths in scenes resolve inside; nil rejects paths.

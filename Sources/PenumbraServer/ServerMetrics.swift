@@ -28,6 +28,9 @@ final class ServerMetrics: Sendable {
         for stage in Self.stages { _ = Timer(label: "penumbra_request_seconds", dimensions: [("stage", stage)], factory: factory) }
         for backend in ["cpu", "gpu"] { _ = Counter(label: "penumbra_renders_total", dimensions: [("backend", backend)], factory: factory) }
         for name in ["penumbra_cache_hits_total", "penumbra_gpu_fallbacks_total"] { _ = Counter(label: name, factory: factory) }
+        for reason in ["deadline", "client"] {
+            _ = Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory)
+        }
         _ = Counter(label: "penumbra_http_requests_total", dimensions: [("route", "/healthz"), ("status", "200")], factory: factory)
         setGauges(queueDepth: 0, inFlight: 0, cacheBytes: 0)
     }
@@ -50,6 +53,11 @@ final class ServerMetrics: Sendable {
         if fellBack { Counter(label: "penumbra_gpu_fallbacks_total", factory: factory).increment() }
     }
 
+    /// Counts a render stopped before its end: `deadline` (504) or `client` (the client went away).
+    func countCancel(reason: String) {
+        Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
     /// Counts a response served from the cache.
     func countCacheHit() { Counter(label: "penumbra_cache_hits_total", factory: factory).increment() }
 
@@ -59,6 +67,7 @@ final class ServerMetrics: Sendable {
         Gauge(label: "penumbra_renders_in_flight", factory: factory).record(inFlight)
         Gauge(label: "penumbra_cache_bytes", factory: factory).record(cacheBytes)
         Gauge(label: "process_resident_memory_bytes", factory: factory).record(ServerMetrics.residentBytes())
+        Gauge(label: "penumbra_heap_in_use_bytes", factory: factory).record(HeapStatistics.inUse)
     }
 
     /// Prometheus text of every metric.

@@ -24,12 +24,13 @@ extension HTTPField.Name {
 /// Builds the router of a server.
 struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
-    let draining: DrainFlag
+    let draining: SharedFlag
+    let clients: ClientConnections
 
     var configuration: ServerConfiguration { endpoint.configuration }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    func router() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics))
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ -> Response in
@@ -44,26 +45,27 @@ struct ServerRoutes: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
         }
-        router.post("/v1/render") { request, _ in await respond { try await post(request) } }
+        router.post("/v1/render") { request, context in
+            let channel = context.channel
+            return await respond { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
+        }
         router.get("/v1/render/:signature/:file") { request, context in
-            await respond { try await signedGet(request, context.parameters.get("signature") ?? "", context.parameters.get("file") ?? "") }
+            let signature = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
+            return await respond { try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, signature, file) } }
         }
         return router
     }
 
     // MARK: Handlers
 
-    private func post(_ request: Request) async throws -> Response {
+    private func post(_ request: Request, channel: any Channel) async throws -> Response {
         let arrival = ContinuousClock.now
         guard !draining.value else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
-        let body: [UInt8]
-        do { body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes)) } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        }
+        let body = try await readBody(request, channel: channel, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds))
         let contentType = request.headers[.contentType]
         let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
                                              assets: configuration.assets, limits: configuration.limits)
@@ -100,6 +102,29 @@ struct ServerRoutes: Sendable {
         return response(result)
     }
 
+    /// The request's body, within the size limit (413) and the request's deadline: a client still
+    /// sending when the deadline passes has its connection closed (no reply can be written in the
+    /// middle of its body), and the request ends as 408. The timer is a DeadlineTimer, cancelled
+    /// when the body is in.
+    private func readBody(_ request: Request, channel: any Channel, deadline: ContinuousClock.Instant) async throws -> [UInt8] {
+        let late = SharedFlag()
+        let timer = DeadlineTimer(at: deadline) {
+            late.set()
+            channel.close(promise: nil)
+        }
+        defer { timer.cancel() }
+        let tooSlow = RequestError(408, "the body did not arrive within the request's deadline (--timeout-ms)", place: "body")
+        do {
+            let body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes))
+            if late.value { throw tooSlow }
+            return body
+        } catch is NIOTooManyBytesError {
+            throw tooLarge()
+        } catch where late.value {
+            throw tooSlow
+        }
+    }
+
     private func tooLarge() -> RequestError {
         RequestError(413, "the body is larger than \(configuration.maxBodyBytes) bytes (--max-body-bytes)", place: "body")
     }
@@ -109,7 +134,7 @@ struct ServerRoutes: Sendable {
     private func response(_ result: RenderResult) -> Response {
         switch result.body {
         case .notModified:
-            return Response(status: .notModified, headers: [.eTag: result.etag])
+            return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing])
         case .image(let bytes, let contentType, let backend, _):
             return Response(status: .ok,
                             headers: [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
@@ -122,6 +147,10 @@ struct ServerRoutes: Sendable {
     private func respond(_ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch let error as RequestError {
             return errorResponse(error)
+        } catch is ClientWentAway {
+            endpoint.metrics.countCancel(reason: "client")
+            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
+            return errorResponse(RequestError(499, "the client went away; the render was cancelled"))
         } catch {
             return errorResponse(RequestError(500, "internal error: \(error)"))
         }
@@ -139,7 +168,7 @@ func errorResponse(_ error: RequestError) -> Response {
 /// One structured log line per request (id, method, path, status, duration, backend) and the
 /// request counter by route.
 struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -27,12 +27,12 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$server_pid/status"; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 echo "== in-process (penumbra bench, CPU, render + PNG) =="
-"$bin" bench Examples/hypnosis.json Examples/decorator.json --backend cpu --seconds 5 --json || true
+"$bin" bench Examples/hypnosis.json Examples/decorator.json Examples/card.json --backend cpu --seconds 5 --json || true
 
 if [ -z "${SKIP_LOAD:-}" ]; then
 echo "== load: cache off, every request renders =="
 start_server --cache-bytes 0
-for scene in hypnosis decorator; do
+for scene in hypnosis decorator card; do
   for c in 1 2 8; do
     echo "-- $scene, $c connection(s), ${seconds}s"
     SCENES="Examples/$scene.json" wrk -t1 -c"$c" -d"${seconds}s" --timeout 30s -s "$lua" "http://127.0.0.1:$port"
@@ -53,5 +53,5 @@ start=$(date +%s.%N)
 SCENES="$soak_scenes" STOP_AFTER=$((soak - 1000)) wrk -t1 -c8 -d1200s -s "$lua" "http://127.0.0.1:$port"
 echo "soak_seconds $(echo "$(date +%s.%N) - $start" | bc)"
 echo "rss_end_kb $(rss_kb)"
-curl -s "http://127.0.0.1:$port/metrics" | grep -E '^penumbra_http_requests_total|^process_resident' || true
+curl -s "http://127.0.0.1:$port/metrics" | grep -E '^penumbra_http_requests_total|^process_resident|^penumbra_heap' || true
 stop_server

@@ -25,6 +25,8 @@ struct ServeCommand: ParsableCommand {
     var queue = 64
     @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
     var timeoutMs = 30_000
+    @Option(help: "A connection is closed when a request's head has not arrived, or nothing has come on an idle connection, for this long (ms).")
+    var readTimeoutMs = 30_000
     @Option(help: "The largest request body in bytes (larger is 413).")
     var maxBodyBytes = 32 << 20
     @Option(help: "The folder image paths in scenes resolve inside (without it, a path is rejected).")
@@ -42,6 +44,7 @@ struct ServeCommand: ParsableCommand {
         if workers < 1 { throw ValidationError("--workers must be at least 1") }
         if queue < 0 { throw ValidationError("--queue must not be negative") }
         if timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
+        if readTimeoutMs < 1 { throw ValidationError("--read-timeout-ms must be at least 1") }
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
         if cacheBytes < 0 { throw ValidationError("--cache-bytes must not be negative") }
         if !(drainSeconds >= 0 && drainSeconds.isFinite) { throw ValidationError("--drain-seconds must be a number >= 0") }
@@ -51,6 +54,7 @@ struct ServeCommand: ParsableCommand {
         var config = ServerConfiguration()
         config.host = host; config.port = port; config.backend = backend; config.workers = workers
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
+        config.readTimeoutMilliseconds = readTimeoutMs
         config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits
         if let assets {
             var isDirectory: ObjCBool = false

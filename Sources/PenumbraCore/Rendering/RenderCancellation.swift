@@ -2,8 +2,11 @@
 // deadline. The caller keeps the token and sets it from any thread; the
 // renderer checks it between draws (one atomic load per draw, nothing when
 // no token is given) and throws `RenderCancelled`, dropping the frame and
-// every surface it leased, so the renderer is ready for the next list. A
-// single draw is not interrupted: the check's granularity is one op.
+// every surface it leased, so the renderer is ready for the next list. The
+// CPU renderer also looks at it every few dozen rows inside a draw's long
+// loops (compositing, shadow casters, blur passes) and leaves the rest of
+// the draw, so even one huge draw stops within milliseconds; the pixels are
+// never read after that, because the render throws.
 import Synchronization
 
 /// A flag that stops a render between draws once set.

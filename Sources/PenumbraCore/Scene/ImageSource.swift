@@ -37,6 +37,9 @@ public struct ImageSources: Sendable {
     /// Files held in memory, by name, for sources written `part:NAME`; nil leaves `part:` an
     /// ordinary relative path.
     public var parts: [String: [UInt8]]?
+    /// When set, every folder path resolved (read or probed) is recorded in it with its
+    /// fingerprint, for caches that must notice a changed file (AssetAccessLog.swift).
+    package var accessLog: AssetAccessLog?
 
     /// Sources looked up in `baseDirectory` (nil: paths refused) and `parts`.
     public init(baseDirectory: String?, parts: [String: [UInt8]]? = nil) {
@@ -142,13 +145,19 @@ enum ImageSource {
             throw Failure(message: "the path \(SceneText.quote(source)) cannot be read: no folder is set for image paths "
                 + "(use a data URI\(sources.parts == nil ? "" : " or a \"part:NAME\""))")
         }
-        return .file(realPath: try resolveFile(source, baseDirectory: baseDirectory), source: source)
+        let realPath: String
+        do { realPath = try resolveFile(source, baseDirectory: baseDirectory) } catch {
+            sources.accessLog?.record(source, .absent)
+            throw error
+        }
+        sources.accessLog?.record(source, .of(realPath: realPath))
+        return .file(realPath: realPath, source: source)
     }
 
     // MARK: Files
 
     /// The real path of `source` under `baseDirectory`, which it must not leave.
-    private static func resolveFile(_ source: String, baseDirectory: String) throws -> String {
+    static func resolveFile(_ source: String, baseDirectory: String) throws -> String {
         let base = baseDirectory.isEmpty ? "." : baseDirectory
         guard let baseReal = realPath(base) else {
             throw Failure(message: "the scene's folder \(SceneText.quote(base)) cannot be opened (\(errnoText()))")
