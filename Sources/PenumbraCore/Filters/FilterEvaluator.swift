@@ -20,6 +20,8 @@
 // (so generators are the gradient ops, and affineTransform is drawImage).
 // Every region is checked against the pixel limit before it is allocated.
 
+import Dispatch
+
 /// What filter evaluation borrows from a renderer: a display-list renderer and a plane blur.
 public struct FilterServices: Sendable {
     /// Renders a display list (gradients for generators, `drawImage` for affineTransform).
@@ -105,12 +107,21 @@ public struct FilterEvaluator: Sendable {
                 throw FilterError("internal: no kernel for \(filter)")
             }
             var out = try render(input, in: region)
-            let w = region.width
-            out.pixels.withUnsafeMutableBufferPointer { px in
-                for i in 0..<(w * region.height) {
-                    let p = SIMD4<Int32>(Int32(px[4 * i]), Int32(px[4 * i + 1]), Int32(px[4 * i + 2]), Int32(px[4 * i + 3]))
-                    let q = kernel.apply(p, x: region.x + i % w, y: region.y + i / w)
-                    px[4 * i] = UInt8(q.x); px[4 * i + 1] = UInt8(q.y); px[4 * i + 2] = UInt8(q.z); px[4 * i + 3] = UInt8(q.w)
+            let w = region.width, h = region.height
+            // Rows in two halves on two threads for large regions (each pixel is independent).
+            let parts = w * h >= 1 << 16 ? min(2, Parallelism.maxThreads) : 1
+            out.pixels.withUnsafeMutableBufferPointer { buffer in
+                let px = buffer.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for row in (h * part / parts)..<(h * (part + 1) / parts) {
+                        var i = row * w * 4
+                        for col in 0..<w {
+                            let p = SIMD4<Int32>(Int32(px[i]), Int32(px[i + 1]), Int32(px[i + 2]), Int32(px[i + 3]))
+                            let q = kernel.apply(p, x: region.x + col, y: region.y + row)
+                            px[i] = UInt8(q.x); px[i + 1] = UInt8(q.y); px[i + 2] = UInt8(q.z); px[i + 3] = UInt8(q.w)
+                            i += 4
+                        }
+                    }
                 }
             }
             return out
