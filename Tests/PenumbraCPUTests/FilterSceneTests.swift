@@ -85,6 +85,9 @@ final class FilterSceneTests: XCTestCase {
              "images.", "cycle"),
             ("\"out\": {\"input\": \"out\", \"filters\": []}", "images.out", "cycle"),
             ("\"out\": {\"input\": \"missing\", \"filters\": []}", "images.out.input", "no image named \"missing\""),
+            (square + ", \"out\": {\"input\": \"sq\", \"filters\": ["
+                + Array(repeating: "{\"filter\": \"colorInvert\"}", count: 257).joined(separator: ", ") + "]}",
+             "images.out.filters", "at most 256"),
         ]
         for (images, location, message) in cases {
             let draw = images.contains("\"out\"") ? "out" : "g"

@@ -13,7 +13,8 @@
 // Readings where the format is silent: a generator without an `extent` is
 // an error only where it is drawn or becomes an image (not when only used by
 // chains); `gaussianBlur` and `unsharpMask` radii are limited to 0...256, the
-// range of a shadow's blur; a colour's alpha is ignored by colorMonochrome.
+// range of a shadow's blur; a colour's alpha is ignored by colorMonochrome; a chain holds at most
+// 256 filters (a longer effect is a chain of chains).
 
 /// A chain's reference to another image by name.
 struct FilterImageReference {
@@ -45,13 +46,19 @@ struct GeneratorDeclaration {
 
 extension SceneDecoder {
     static let filterChainKeys: Set<String> = ["input", "filters", "extent"]
+    /// Filters in one chain at most (evaluation recurses once per filter; a longer effect is a
+    /// chain of chains, each entering the next as pixels).
+    static let maxFiltersPerChain = 256
 
     /// Reads a filter chain's declaration.
     func filterChainDeclaration(_ entry: JSONReader) throws -> FilterChainDeclaration {
         let o = try entry.object(allowing: Self.filterChainKeys)
         let input = try o.required("input")
         let filters = try o.required("filters")
-        guard case .array = filters.value else { throw filters.typeError(expected: "an array of filters") }
+        guard case .array(let items) = filters.value else { throw filters.typeError(expected: "an array of filters") }
+        guard items.count <= Self.maxFiltersPerChain else {
+            throw filters.error("\(items.count) filters; a chain holds at most \(Self.maxFiltersPerChain)")
+        }
         return FilterChainDeclaration(input: FilterImageReference(name: try input.string(), location: input.location),
                                       steps: try filters.array().map(filterStep),
                                       extent: try o.optional("extent")?.rect())
