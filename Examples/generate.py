@@ -170,14 +170,88 @@ ops.append({"op": "drawImage", "image": "icon", "rect": [416, 16, 64, 64], "rend
 ops.append({"op": "drawImage", "image": "icon", "rect": [16, 96, 128, 128], "renderingMode": "template"})
 scene("template", [500, 240], ops, background="#FAFAFA", images={"icon": "images/icon.png"})
 
-# vignette: the image masked by a radial gradient through destinationIn inside a layer.
+# vignette: the seed's Core Image vignette. mask = CIRadialGradient centred on the photo, from white at
+# 0.85 x min(w, h) / 2 to black at max(w, h) / 2; CIBlendWithMask(photo, mask) over a transparent
+# background (a luminance mask), rendered by a CIContext from the photo's extent and drawn on white.
 scene("vignette", [512, 512], [
-    {"op": "beginLayer"},
-    {"op": "drawImage", "image": "mars", "rect": [0, 0, 512, 512]},
-    {"op": "setBlendMode", "mode": "destinationIn"},
-    {"op": "radialGradient", "startCenter": [256, 256], "startRadius": 120, "endCenter": [256, 256], "endRadius": 260,
-     "stops": [[0, "#000000FF"], [1, "#00000000"]]},
-    {"op": "endLayer"}], background="#FFFFFF", images={"mars": "images/mars.png"})
+    {"op": "drawImage", "image": "vignetted", "rect": [0, 0, 512, 512]}], background="#FFFFFF", images={
+    "mars": "images/mars.png",
+    "mask": {"generator": "radialGradient", "startCenter": [256, 256], "startRadius": 0.85 * 512 / 2,
+             "endCenter": [256, 256], "endRadius": 512 / 2, "stops": [[0, "#FFFFFF"], [1, "#000000"]]},
+    "vignetted": {"input": "mars", "filters": [{"filter": "blendWithMask", "mask": "mask"}]}})
+
+# filters: every filter of the scene format's table on one photo (a 240 x 180 offscreen copy of
+# photo.jpg), one cell each, named underneath; the generators serve as mask and backgrounds.
+CELL_W, CELL_H, LABEL = 240, 180, 24
+filter_cells = [
+    ("original", []),
+    ("gaussianBlur 4", [{"filter": "gaussianBlur", "radius": 4}]),
+    ("colorControls", [{"filter": "colorControls", "saturation": 1.8, "brightness": 0.05, "contrast": 1.3}]),
+    ("colorMatrix", [{"filter": "colorMatrix", "r": [0, 0, 1, 0], "g": [0, 1, 0, 0], "b": [1, 0, 0, 0], "bias": [0.05, 0, 0, 0]}]),
+    ("sepiaTone", [{"filter": "sepiaTone", "intensity": 1}]),
+    ("colorMonochrome", [{"filter": "colorMonochrome", "color": "#4A90D9", "intensity": 1}]),
+    ("exposureAdjust +1", [{"filter": "exposureAdjust", "ev": 1}]),
+    ("gammaAdjust 2.2", [{"filter": "gammaAdjust", "power": 2.2}]),
+    ("hueAdjust 2", [{"filter": "hueAdjust", "angle": 2}]),
+    ("colorInvert", [{"filter": "colorInvert"}]),
+    ("vignette", [{"filter": "vignette", "intensity": 1, "falloff": 0.6}]),
+    ("unsharpMask", [{"filter": "unsharpMask", "radius": 2.5, "intensity": 2}]),
+    ("blendWithMask", [{"filter": "blendWithMask", "mask": "stripes", "background": "tint"}]),
+    ("composite multiply", [{"filter": "composite", "mode": "multiply", "background": "ramp"}]),
+    ("affineTransform", [{"filter": "affineTransform", "matrix": [0.6, -0.25, 0.25, 0.6, 40, 70]}]),
+    ("clampToExtent + crop", [{"filter": "crop", "rect": [80, 50, 80, 80]}, {"filter": "clampToExtent"},
+                              {"filter": "crop", "rect": [0, 0, 240, 180]}]),
+]
+images = {
+    "photo": "images/photo.jpg",
+    "small": {"size": [CELL_W, CELL_H], "ops": [{"op": "drawImage", "image": "photo", "rect": [0, 0, CELL_W, CELL_H],
+                                                 "contentMode": "scaleAspectFill", "clipsToBounds": True}]},
+    "tint": {"generator": "constantColor", "color": "#F5D76E"},
+    "ramp": {"generator": "radialGradient", "startCenter": [120, 90], "startRadius": 0, "endCenter": [120, 90],
+             "endRadius": 150, "stops": [[0, "#FFFFFF"], [1, "#D04020"]]},
+}
+images["stripes"] = {"generator": "linearGradient", "start": [0, 0], "end": [240, 0],
+                     "stops": [[i / 8, "#FFFFFF" if i % 2 == 0 else "#000000"] for i in range(9)]}
+ops = []
+for i, (label, filters) in enumerate(filter_cells):
+    x, y = (i % 4) * (CELL_W + 16) + 16, (i // 4) * (CELL_H + LABEL + 16) + 16
+    name = "f%d" % i
+    images[name] = {"input": "small", "filters": filters}
+    ops.append({"op": "drawImage", "image": name, "at": [x, y]})
+    ops.append({"op": "drawText", "text": label, "font": {"family": DEJAVU, "size": 14}, "at": [x, y + CELL_H + 4]})
+scene("filters", [4 * (CELL_W + 16) + 16, 4 * (CELL_H + LABEL + 16) + 16], ops, background="#FFFFFF", images=images)
+
+# blur-crop: a chain that blurs the photo heavily and keeps a small window of it, drawn beside the
+# photo with the window outlined: only the kept pixels (plus the blur's reach) are blurred.
+scene("blur-crop", [520, 200], [
+    {"op": "drawImage", "image": "small", "rect": [10, 10, 240, 180]},
+    {"op": "setStrokeColor", "color": "#FF3B30"}, {"op": "setLineWidth", "width": 2},
+    {"op": "stroke", "path": {"rect": [10 + 60, 10 + 40, 120, 100]}},
+    {"op": "drawImage", "image": "window", "rect": [270, 10, 240, 180]}], background="#FFFFFF", images={
+    "photo": "images/photo.jpg",
+    "small": images["small"],
+    "window": {"input": "small", "filters": [{"filter": "clampToExtent"}, {"filter": "gaussianBlur", "radius": 6},
+                                             {"filter": "colorControls", "saturation": 1.4},
+                                             {"filter": "crop", "rect": [60, 40, 120, 100]}],
+               "extent": [60, 40, 120, 100]}})
+
+# frosted: a frosted-glass card (UIVisualEffectView's blur, CSS backdrop-filter): colourful shapes,
+# then blurBackdrop under a rounded rect (radius 12 points, saturation 1.8, a light tint), text on the glass,
+# and a second, clipped panel whose blur is cut by a clip.
+ops = [{"op": "linearGradient", "start": [0, 0], "end": [480, 300], "stops": [[0, "#1E3A8A"], [1, "#7C3AED"]]}]
+for (x, y, r, c) in [(90, 80, 70, "#F59E0B"), (330, 70, 60, "#10B981"), (240, 230, 80, "#EF4444"), (430, 250, 50, "#38BDF8")]:
+    ops += [{"op": "setFillColor", "color": c}, {"op": "fill", "path": {"ellipse": [x - r, y - r, 2 * r, 2 * r]}}]
+ops += [{"op": "setFillColor", "color": "#FFFFFF"},
+        {"op": "drawText", "text": "Penumbra", "font": {"family": DEJAVU, "size": 40, "weight": 700}, "at": [150, 30]},
+        {"op": "blurBackdrop", "path": {"roundedRect": [50, 90, 300, 150], "radius": 22}, "radius": 12, "saturation": 1.8,
+         "tint": "#FFFFFF40"},
+        {"op": "setFillColor", "color": "#0F172A"},
+        {"op": "drawText", "text": "Frosted glass", "font": {"family": DEJAVU, "size": 22, "weight": 700}, "at": [74, 112]},
+        {"op": "drawText", "text": "blurBackdrop: blur, saturation, tint", "font": {"family": DEJAVU, "size": 14}, "at": [74, 148]},
+        {"op": "save"}, {"op": "clip", "path": {"ellipse": [370, 150, 100, 100]}},
+        {"op": "blurBackdrop", "path": {"rect": [360, 140, 120, 120]}, "radius": 6},
+        {"op": "restore"}]
+scene("frosted", [480, 300], ops, scale=1, background="#000000")
 
 # layers: group alpha, a shadow cast by a whole layer, a layer under a clip and a blend mode.
 scene("layers", [480, 300], [

@@ -16,9 +16,9 @@ extension ImageCodecs {
 }
 
 extension SceneEnvironment {
-    /// Every codec, the CPU reference renderer for offscreen images, and the text engine.
+    /// Every codec, the CPU reference renderer for offscreen images and filters, and the text engine.
     public static let standard = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
-                                                  textEngine: TextEngines.standard)
+                                                  textEngine: TextEngines.standard, filterServices: .cpu)
 }
 
 extension Image {

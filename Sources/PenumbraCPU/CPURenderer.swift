@@ -70,6 +70,8 @@ struct CPUFrame {
                 draw(ImageShader(image), state)
             case .gradient(let gradient, let state):
                 draw(GradientShader(gradient), state)
+            case .blurBackdrop(let blur, let state):
+                drawBackdrop(blur, state)
             case .beginLayer(let state):
                 layers.append((target, state))
                 target = RenderTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame))

@@ -63,6 +63,8 @@ final class GPUFrame {
                 target = try lease.colorTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame), "layer")
             case .endLayer:
                 try endLayer()
+            case .blurBackdrop(let blur, let state):
+                try drawBackdrop(blur, state)
             }
             #if DEBUG
             try GPURenderer.checkGLError("command \(index)")

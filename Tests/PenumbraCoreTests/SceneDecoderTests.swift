@@ -244,6 +244,7 @@ final class SceneDecoderTests: XCTestCase {
             case .gradient: return "gradient"
             case .beginLayer: return "begin"
             case .endLayer: return "end"
+            case .blurBackdrop: return "backdrop"
             }
         }
         XCTAssertEqual(kinds, ["fill", "fill", "begin", "gradient", "end", "begin", "gradient", "end"],

@@ -3,7 +3,7 @@
 // template and flip, linear and radial gradients with random extend flags,
 // layers, clips, shadows, alpha and every blend mode, and text: outlines,
 // underlines, colour emoji and right-to-left runs under random transforms,
-// drawn through GraphicsContext as drawText draws) rendered on the CPU and
+// drawn through GraphicsContext as drawText draws, and backdrop blurs) rendered on the CPU and
 // the GPU. On a mismatch the op list is cut to its shortest failing prefix,
 // and the failure names the seed and the index of the op that breaks parity.
 // PENUMBRA_FUZZ_SCENES=N runs N scenes (default 500), PENUMBRA_FUZZ_SEED=S
@@ -125,6 +125,15 @@ struct FuzzSceneBuilder {
         }
         // Drawn after the other ops so that the scenes without text stay what they were.
         if random.chance(0.4) { text(into: &list) }
+        // A backdrop blur last (after the text), so that the scenes without one stay what they were:
+        // the GPU reads its target back and must compute the same replacement as the CPU.
+        if random.chance(0.3) {
+            var st = state(clips: list.clips.count)
+            st.alpha = 1; st.blendMode = .copy; st.shadow = nil
+            let blur = BackdropBlur(shape: shape(), sigma: random.double(0...4), saturation: random.double(0...2),
+                                    tint: random.chance(0.5) ? random.color() : nil)
+            list.commands.append(.blurBackdrop(blur, st))
+        }
         return list
     }
 

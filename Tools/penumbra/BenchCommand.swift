@@ -37,6 +37,8 @@ struct BenchCommand: ParsableCommand {
     var framesInFlight: Int = 2
     @Flag(help: "The thumbnail benchmark: each run decodes the scene and its image files, renders and encodes JPEG quality 80.")
     var thumbnail = false
+    @Flag(help: "The filter benchmark: gaussianBlur sigma 10, and colorControls + unsharpMask, on each scene's image named \"input\".")
+    var filters = false
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -90,7 +92,9 @@ struct BenchCommand: ParsableCommand {
             let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
             for b in backends {
                 progress.say("\(path) on \(b.rawValue)")
-                if thumbnail {
+                if filters {
+                    results += try measureFilters(scene, path: path, backend: b)
+                } else if thumbnail {
                     results.append(try measureThumbnail(scene, path: path, backend: b, renderer: renderers[b]!))
                 } else {
                     results.append(try measure(scene, path: path, backend: b, renderer: renderers[b]!))

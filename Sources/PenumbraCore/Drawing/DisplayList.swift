@@ -67,6 +67,8 @@ public enum DrawCommand: Hashable, Sendable {
     case beginLayer(CompositeState)
     /// Composites the innermost open layer.
     case endLayer
+    /// Replaces the destination under a shape by its blur (BackdropBlur.swift).
+    case blurBackdrop(BackdropBlur, CompositeState)
 }
 
 /// What the renderers draw: a canvas size, a background and commands in order.

@@ -220,7 +220,7 @@ public final class GraphicsContext {
     }
 
     /// The path transformed and flattened in device space; nil when it covers nothing.
-    private func deviceShape(filling path: Path, rule: FillRule) -> DeviceShape? {
+    func deviceShape(filling path: Path, rule: FillRule) -> DeviceShape? {
         guard state.ctm.isInvertible else { return nil }
         let contours = path.flattened(transform: state.ctm).map(\.points).filter { $0.count >= 3 }
         guard !contours.isEmpty else { return nil }

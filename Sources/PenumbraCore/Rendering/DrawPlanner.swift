@@ -54,6 +54,7 @@ public struct DrawSequence: Sendable, Sequence, IteratorProtocol {
             case .image(let image, let state):
                 return DrawInput(geometry: .shape(DrawPlanner.coverageShape(of: image)), frame: frame, state: state)
             case .gradient(_, let state): return DrawInput(geometry: .clipArea(state.clip), frame: frame, state: state)
+            case .blurBackdrop(let blur, let state): return DrawInput(geometry: .shape(blur.shape), frame: frame, state: state)
             case .beginLayer(let state):
                 layers.append((frame, state))
                 frame = DrawPlanner.layerFrame(for: state, over: frame)

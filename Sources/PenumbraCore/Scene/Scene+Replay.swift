@@ -35,6 +35,8 @@ extension SceneOp {
         case .setLineDash(let phase, let lengths): context.setLineDash(phase: phase, lengths: lengths)
         case .clip(let path, let rule): context.clip(to: path, using: rule)
         case .fill(let path, let rule): context.fill(path, using: rule)
+        case .blurBackdrop(let path, let radius, let saturation, let tint):
+            context.blurBackdrop(path, radius: radius, saturation: saturation, tint: tint)
         case .stroke(let path): context.stroke(path)
         case .drawImage(let draw):
             guard let image = draw.finishedImage() else { return }

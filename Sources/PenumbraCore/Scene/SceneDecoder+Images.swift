@@ -29,6 +29,10 @@ enum ImageForm {
     case offscreen(OffscreenDeclaration)
     /// `{ "frames": [...] }` or `{ "pattern": "x%d.png" }` shown evenly over `duration`.
     case animation(frames: [String]?, pattern: String?, duration: Double, location: String)
+    /// `{ "input", "filters", "extent" }` (SceneDecoder+Filters.swift).
+    case filterChain(FilterChainDeclaration)
+    /// `{ "generator", ..., "extent" }`.
+    case generator(GeneratorDeclaration)
 }
 
 /// An offscreen image's declaration; its ops are decoded when it is loaded.
@@ -45,7 +49,7 @@ extension SceneDecoder {
     static let offscreenKeys: Set<String> = ["size", "ops", "scale", "opaque", "background"]
     static let animationKeys: Set<String> = ["frames", "pattern", "duration"]
     static let imageExpectation = "an image source (a relative path or a data URI), {\"path\"}, {\"named\"}, "
-        + "{\"size\", \"ops\"} or {\"frames\" or \"pattern\", \"duration\"}"
+        + "{\"size\", \"ops\"}, {\"frames\" or \"pattern\", \"duration\"}, {\"input\", \"filters\"} or {\"generator\"}"
 
     /// Reads the `images` object's declarations (no file is touched yet).
     mutating func declareImages(_ reader: JSONReader) throws {
@@ -73,6 +77,8 @@ extension SceneDecoder {
                 guard !ImageSource.isDataURI(name) else { throw nameReader.error("a named image is a file name, not a data URI") }
                 return .named(name)
             }
+            if raw["generator"] != nil { return .generator(try generatorDeclaration(entry)) }
+            if raw["input"] != nil || raw["filters"] != nil { return .filterChain(try filterChainDeclaration(entry)) }
             if raw["ops"] != nil || raw["size"] != nil {
                 let o = try entry.object(allowing: Self.offscreenKeys)
                 let sizeReader = try o.required("size")
@@ -156,6 +162,10 @@ extension SceneDecoder {
             let animation = try loadAnimation(frames: frames, pattern: pattern, duration: duration, location: location)
             animations[name] = animation
             image = animation.frame(at: time)
+        case .filterChain(let chain):
+            image = try renderFilterChain(chain, location: declaration.location)
+        case .generator(let generator):
+            image = try renderGenerator(generator, location: declaration.location)
         }
         loadedImages[name] = image
         return image

@@ -30,6 +30,7 @@ extension SceneDecoder {
         "linearGradient": ["start", "end", "stops", "extend"],
         "radialGradient": ["startCenter", "startRadius", "endCenter", "endRadius", "stops", "extend"],
         "drawText": SceneDecoder.textFields,
+        "blurBackdrop": ["path", "radius", "saturation", "tint"],
     ]
 
     static let blendModeExpectation = "a blend mode (normal, multiply, screen, ..., plusLighter: the CGBlendMode names)"
@@ -76,6 +77,9 @@ extension SceneDecoder {
         case "stroke": return .stroke(try path(o.required("path")))
         case "drawImage": return .drawImage(try drawImage(o))
         case "drawText": return .drawText(try drawText(o))
+        case "blurBackdrop":
+            return .blurBackdrop(try path(o.required("path")), radius: try o.required("radius").number(in: 0...256),
+                                 saturation: try o.optional("saturation")?.number() ?? 1, tint: try o.optional("tint")?.color())
         case "linearGradient":
             let (extendStart, extendEnd) = try o.optional("extend")?.extendFlags() ?? (true, true)
             return .linearGradient(start: try o.required("start").point(), end: try o.required("end").point(),

@@ -102,7 +102,7 @@ struct SceneDecoder {
         let opsReader = try doc.required("ops")
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }
         let ops = try decodeOpList(opsReader)
-        for name in imageNames where loadedImages[name] == nil { _ = try image(named: name) }
+        for name in imageNames where loadedImages[name] == nil && !isUnboundedGenerator(name) { _ = try image(named: name) }
         return Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops,
                      animations: animations, time: time)
     }
@@ -173,6 +173,12 @@ struct SceneDecoder {
         default:
             break
         }
+    }
+
+    /// A generator without an extent: checked when declared, an error only where drawn.
+    private func isUnboundedGenerator(_ name: String) -> Bool {
+        if case .generator(let g)? = imageDeclarations[name]?.form { return g.extent == nil }
+        return false
     }
 
     // MARK: Path segments

@@ -13,10 +13,13 @@ public struct SceneEnvironment: Sendable {
     public var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
     public var textEngine: (any TextEngine)?
+    /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`); nil rejects them.
+    public var filterServices: FilterServices?
 
     public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
-                textEngine: (any TextEngine)? = nil) {
+                textEngine: (any TextEngine)? = nil, filterServices: FilterServices? = nil) {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
+        self.filterServices = filterServices
     }
 
     /// PNG only, no offscreen renderer: what the core can do on its own.

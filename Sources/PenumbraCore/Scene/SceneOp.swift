@@ -60,6 +60,8 @@ public enum SceneOp: Hashable, Sendable {
     case endLayer
     /// `drawText`: laid out when decoded; its frame (if any) then the text.
     case drawText(DrawTextOp)
+    /// `blurBackdrop`: radius in points 0...256, saturation, optional tint.
+    case blurBackdrop(Path, radius: Double, saturation: Double, tint: Color?)
 }
 
 /// A `drawImage` op: the image as the scene loaded it, plus the op's own attributes.

@@ -1,0 +1,141 @@
+// FilterImage: the Core Image analogue of the Swift API (CIImage, CIFilter,
+// CIContext). A FilterImage is a recipe, a node of PenumbraCore's filter graph:
+// making one from an Image, a generator or another FilterImage, applying
+// filters, cropping or clamping computes nothing. Pixels are made only when a
+// FilterContext renders it (`createImage(_:from:)`, CIContext's
+// createCGImage(_:from:)), and then only the pixels the requested rectangle
+// needs (each filter asks its input for its region of interest), with the
+// context's one renderer: a context is made once and reused, so filtering
+// does not make a renderer (or a GPU context) per call, as the eager filters
+// of Image+Filters.swift do.
+//
+// Custom filters whose output is built from other filters conform to
+// `CustomImageFilter` (a CIFilter subclass overriding outputImage);
+// `VignetteFilter` is the seed's vignetter.
+//
+// Coordinates are the input image's pixels (origin top-left, one unit a
+// pixel), as in scenes' filter chains; an image keeps its scale through the
+// chain, and a generator has scale 1.
+
+import PenumbraCPU
+
+/// A lazily evaluated image: pixels, a generator, or filters applied to another FilterImage.
+public struct FilterImage: Hashable, Sendable {
+    /// The filter graph this image stands for.
+    public let node: FilterNode
+    /// Pixels per point of the image the chain started from (1 for a generator).
+    public let scale: Double
+
+    /// The graph `node`, at `scale`.
+    public init(node: FilterNode, scale: Double = 1) { self.node = node; self.scale = scale }
+
+    /// An image's pixels, extent [0, 0, width, height] (CIImage(cgImage:)).
+    public init(_ image: Image) { self.init(node: .bitmap(image.bitmap), scale: image.scale) }
+
+    /// A generator's infinite image.
+    public init(generator: FilterGenerator) { self.init(node: .generator(generator)) }
+
+    /// An infinite image of one colour (CIConstantColorGenerator).
+    public static func constantColor(_ color: Color) -> FilterImage { FilterImage(generator: .constantColor(color)) }
+
+    /// The two-circle radial gradient of the `radialGradient` op, in pixels (CIRadialGradient);
+    /// by default white at the start circle to black at the end circle, as Core Image's.
+    public static func radialGradient(center: Point, radius0: Double, radius1: Double,
+                                      color0: Color = .white, color1: Color = .black) -> FilterImage {
+        FilterImage(generator: .radialGradient(startCenter: center, startRadius: radius0, endCenter: center, endRadius: radius1,
+                                               stops: [GradientStop(offset: 0, color: color0), GradientStop(offset: 1, color: color1)],
+                                               extendStart: true, extendEnd: true))
+    }
+
+    /// The linear gradient of the `linearGradient` op, in pixels (CILinearGradient).
+    public static func linearGradient(from start: Point, to end: Point, color0: Color = .white, color1: Color = .black) -> FilterImage {
+        FilterImage(generator: .linearGradient(start: start, end: end,
+                                               stops: [GradientStop(offset: 0, color: color0), GradientStop(offset: 1, color: color1)],
+                                               extendStart: true, extendEnd: true))
+    }
+
+    /// The rectangle of pixels this image defines, or `.infinite`.
+    public var extent: FilterExtent { node.extent }
+
+    /// This image with `filter` applied (CIImage.applyingFilter(_:parameters:)).
+    public func applyingFilter(_ filter: ImageFilter) -> FilterImage {
+        FilterImage(node: .filtered(node, filter), scale: scale)
+    }
+
+    /// This image through a custom filter.
+    public func applyingFilter(_ filter: some CustomImageFilter) -> FilterImage { filter.outputImage(for: self) }
+
+    /// Transparent outside `rect`, rounded out to whole pixels (CIImage.cropped(to:)).
+    public func cropped(to rect: Rect) -> FilterImage { applyingFilter(.crop(rect)) }
+
+    /// The edge pixels repeated outwards to infinity (CIImage.clampedToExtent()).
+    public func clampedToExtent() -> FilterImage { applyingFilter(.clampToExtent) }
+
+    /// This image blended over `background` with `mode`, coverage 1 (CIImage.composited(over:) for `.normal`).
+    public func composited(over background: FilterImage, mode: BlendMode = .normal) -> FilterImage {
+        applyingFilter(.composite(mode: mode, background: background.node))
+    }
+
+    /// mix(background, self, luma of `mask`) (CIBlendWithMask); a nil background is transparent.
+    public func blended(withMask mask: FilterImage, background: FilterImage? = nil) -> FilterImage {
+        applyingFilter(.blendWithMask(mask: mask.node, background: background?.node))
+    }
+
+    /// This image resampled under `transform`, as drawImage draws it (CIImage.transformed(by:)).
+    public func transformed(by transform: AffineTransform) -> FilterImage { applyingFilter(.affineTransform(transform)) }
+}
+
+/// A filter built from other filters (a CIFilter subclass that overrides `outputImage`).
+public protocol CustomImageFilter {
+    /// The filtered image; computes nothing, only describes.
+    func outputImage(for input: FilterImage) -> FilterImage
+}
+
+/// The seed's vignetter (MyVignetterFilter): a radial gradient from white at
+/// `percentage` x half the shorter side to black at half the longer side, centred on the
+/// input's extent, used as the mask of blendWithMask over a transparent background.
+/// An input of infinite extent is returned unchanged.
+public struct VignetteFilter: CustomImageFilter {
+    /// The inner radius as a fraction of half the shorter side (the seed's inputPercentage).
+    public var percentage: Double
+    public init(percentage: Double = 1) { self.percentage = percentage }
+
+    public func outputImage(for input: FilterImage) -> FilterImage {
+        guard let e = input.extent.rect else { return input }
+        let w = Double(e.width), h = Double(e.height)
+        let mask = FilterImage.radialGradient(center: Point(x: Double(e.x) + w / 2, y: Double(e.y) + h / 2),
+                                              radius0: min(w, h) / 2 * percentage, radius1: max(w, h) / 2)
+        return input.blended(withMask: mask)
+    }
+}
+
+/// Renders FilterImages (CIContext): one renderer, made once, reused for every image.
+public final class FilterContext {
+    private let evaluator: FilterEvaluator
+
+    /// A context rendering with the CPU reference renderer's machinery (display lists for
+    /// generators and resampling, the shadow blur). The bytes are the same on every backend
+    /// (the parity contract), so filter evaluation runs on the CPU.
+    public init(limits: ResourceLimits = .default) {
+        evaluator = FilterEvaluator(services: .cpu, maxPixels: limits.maxPixels)
+    }
+
+    /// The pixels of `image` in `rect` (pixels, rounded out; nil: the image's extent, which must
+    /// then be finite) as an Image of the chain's scale (CIContext.createCGImage(_:from:)).
+    public func createImage(_ image: FilterImage, from rect: Rect? = nil) throws -> Image {
+        let region: PixelRect
+        if let rect {
+            region = PixelRect(enclosing: rect)
+        } else if let e = image.extent.rect {
+            region = e
+        } else {
+            throw FilterError("the image's extent is infinite; give the rectangle to render")
+        }
+        return Image(bitmap: try evaluator.render(image.node, in: region), scale: image.scale)
+    }
+}
+
+extension Image {
+    /// This image as the start of a lazy filter chain.
+    public var filterImage: FilterImage { FilterImage(self) }
+}

@@ -1,0 +1,315 @@
+// FilterEvaluator: turns a filter graph into 8-bit premultiplied pixels for
+// one requested region, reading from each input only its region of interest
+// (FilterGraph.swift). `render(node, in: R)` returns R's pixels, transparent
+// outside the node's extent; internally each node computes only R ∩ extent
+// and asks its inputs for what that needs:
+//
+// - colour filters, blendWithMask, composite, crop: the same pixels;
+// - gaussianBlur and unsharpMask: the region grown by the kernel radius
+//   (its pixels outside the input's extent are transparent, so the blur's
+//   zero edge rule is the extent's);
+// - clampToExtent: the part of the input's extent under the region's rows
+//   and columns, each output pixel reading the nearest one;
+// - affineTransform: the whole (finite) input, drawn by the renderer.
+//
+// Each filter's output is its own 8-bit image (SCENE_FORMAT.md, Precision).
+// The pixel work reuses the renderers' own code rather than new code of its
+// own: blending is Core's `BlendMode.blend`, the blur is the shadow's integer
+// kernel (GaussianKernel) run by the `FilterServices`' plane blur, and
+// gradients and resampling are display lists drawn by the services' renderer
+// (so generators are the gradient ops, and affineTransform is drawImage).
+// Every region is checked against the pixel limit before it is allocated.
+
+import Dispatch
+
+/// What filter evaluation borrows from a renderer: a display-list renderer and a plane blur.
+public struct FilterServices: Sendable {
+    /// Renders a display list (gradients for generators, `drawImage` for affineTransform).
+    public var render: @Sendable (DisplayList) throws -> Bitmap
+    /// Blurs a row-major U8 plane of `width` x `height` in place with `kernel` (zeros outside),
+    /// exactly as a shadow's alpha is blurred.
+    public var blurPlane: @Sendable (_ plane: inout [UInt8], _ width: Int, _ height: Int, _ kernel: GaussianKernel) -> Void
+
+    public init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
+                blurPlane: @escaping @Sendable (inout [UInt8], Int, Int, GaussianKernel) -> Void) {
+        self.render = render; self.blurPlane = blurPlane
+    }
+}
+
+/// A failure evaluating a filter graph (a region over the pixel limit, a renderer's error).
+public struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Evaluates filter graphs to bitmaps with one set of services.
+public struct FilterEvaluator: Sendable {
+    public var services: FilterServices
+    /// The largest region (pixels) any node may be asked for.
+    public var maxPixels: Int
+
+    public init(services: FilterServices, maxPixels: Int = ResourceLimits.default.maxPixels) {
+        self.services = services; self.maxPixels = maxPixels
+    }
+
+    /// The pixels of `node` in `region` (its extent's coordinates): a bitmap of the region's size,
+    /// transparent outside the node's extent.
+    public func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
+        try checkSize(region)
+        let inside = node.extent.rect.map { region.intersection($0) } ?? region
+        if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }
+        let computed = try renderInside(node, inside)
+        if inside == region { return computed }
+        return Self.paste(computed, at: inside, into: region)
+    }
+
+    /// `node`'s pixels over `region`, which lies inside its extent.
+    private func renderInside(_ node: FilterNode, _ region: PixelRect) throws -> Bitmap {
+        switch node {
+        case .bitmap(let bitmap):
+            return Self.paste(bitmap, at: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), into: region)
+        case .generator(let generator):
+            return try renderGenerator(generator, region)
+        case .filtered(let input, let filter):
+            return try apply(filter, to: input, region)
+        }
+    }
+
+    private func apply(_ filter: ImageFilter, to input: FilterNode, _ region: PixelRect) throws -> Bitmap {
+        switch filter {
+        case .gaussianBlur(let radius):
+            let kernel = GaussianKernel(sigma: radius)
+            let grown = region.grown(by: kernel.radius)
+            return Self.crop(blur(try render(input, in: grown), kernel), from: grown, to: region)
+        case .unsharpMask(let radius, let intensity):
+            let kernel = GaussianKernel(sigma: radius)
+            let grown = region.grown(by: kernel.radius)
+            let wide = try render(input, in: grown)
+            let original = Self.crop(wide, from: grown, to: region)
+            let blurred = Self.crop(blur(wide, kernel), from: grown, to: region)
+            return Self.unsharp(original, blurred, intensity: ColorFilterKernel.q12(max(-1e5, min(1e5, intensity))))
+        case .blendWithMask(let mask, let background):
+            let source = try render(input, in: region), m = try render(mask, in: region)
+            let back = try background.map { try render($0, in: region) } ?? Bitmap(width: region.width, height: region.height)
+            return Self.blendWithMask(source, mask: m, background: back)
+        case .composite(let mode, let background):
+            let source = try render(input, in: region), back = try render(background, in: region)
+            return Self.combine(source, back) { s, d in mode.blend(source: s, destination: d) }
+        case .affineTransform(let matrix):
+            return try resample(input, matrix, region)
+        case .crop:
+            return try render(input, in: region)
+        case .clampToExtent:
+            return try clamp(input, region)
+        default:
+            guard let kernel = ColorFilterKernel(filter, extent: input.extent) else {
+                throw FilterError("internal: no kernel for \(filter)")
+            }
+            var out = try render(input, in: region)
+            let w = region.width, h = region.height
+            // Rows in two halves on two threads for large regions (each pixel is independent).
+            let parts = w * h >= 1 << 16 ? min(2, Parallelism.maxThreads) : 1
+            out.pixels.withUnsafeMutableBufferPointer { buffer in
+                let px = buffer.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for row in (h * part / parts)..<(h * (part + 1) / parts) {
+                        var i = row * w * 4
+                        for col in 0..<w {
+                            let p = SIMD4<Int32>(Int32(px[i]), Int32(px[i + 1]), Int32(px[i + 2]), Int32(px[i + 3]))
+                            let q = kernel.apply(p, x: region.x + col, y: region.y + row)
+                            px[i] = UInt8(q.x); px[i + 1] = UInt8(q.y); px[i + 2] = UInt8(q.z); px[i + 3] = UInt8(q.w)
+                            i += 4
+                        }
+                    }
+                }
+            }
+            return out
+        }
+    }
+
+    // MARK: Generators and resampling (display lists)
+
+    private func renderGenerator(_ generator: FilterGenerator, _ region: PixelRect) throws -> Bitmap {
+        let shift = AffineTransform(translationX: -Double(region.x), y: -Double(region.y))
+        var list = DisplayList(width: region.width, height: region.height, scale: 1, background: nil)
+        switch generator {
+        case .constantColor(let color):
+            let p = color.premultiplied8
+            var out = Bitmap(width: region.width, height: region.height)
+            out.pixels.withUnsafeMutableBufferPointer { px in
+                for i in 0..<(region.width * region.height) {
+                    px[4 * i] = p.x; px[4 * i + 1] = p.y; px[4 * i + 2] = p.z; px[4 * i + 3] = p.w
+                }
+            }
+            return out
+        case .linearGradient(let start, let end, let stops, let extendStart, let extendEnd):
+            list.commands = [.gradient(GradientDraw(kind: .linear(start: start, end: end), stops: stops,
+                                                    extendStart: extendStart, extendEnd: extendEnd, transform: shift),
+                                       CompositeState())]
+        case .radialGradient(let c0, let r0, let c1, let r1, let stops, let extendStart, let extendEnd):
+            list.commands = [.gradient(GradientDraw(kind: .radial(startCenter: c0, startRadius: r0, endCenter: c1, endRadius: r1),
+                                                    stops: stops, extendStart: extendStart, extendEnd: extendEnd, transform: shift),
+                                       CompositeState())]
+        }
+        return try services.render(list)
+    }
+
+    /// affineTransform: the input drawn as `drawImage` draws it, user space being the input's
+    /// pixel grid. A finite input is drawn whole (so its mipmap levels and edges are the same for
+    /// every region); an infinite one (after clampToExtent) is drawn from a margin-grown, aligned
+    /// part of it so that the part's edges fall outside the region.
+    private func resample(_ input: FilterNode, _ matrix: AffineTransform, _ region: PixelRect) throws -> Bitmap {
+        guard let inverse = matrix.inverted() else { return Bitmap(width: region.width, height: region.height) }
+        let source: PixelRect
+        if let e = input.extent.rect {
+            source = e
+        } else {
+            let back = PixelRect(enclosing: inverse.apply(Rect(x: Double(region.x), y: Double(region.y),
+                                                               width: Double(region.width), height: Double(region.height))))
+            let shrink = 1 / max(1e-9, abs(matrix.determinant).squareRoot())
+            let margin = 4 + Int(min(1e6, (2 * shrink).rounded(.up)))
+            let g = back.grown(by: margin), align = 64
+            let x0 = Int((Double(g.x) / Double(align)).rounded(.down)) * align
+            let y0 = Int((Double(g.y) / Double(align)).rounded(.down)) * align
+            source = PixelRect(x: x0, y: y0, width: g.maxX - x0, height: g.maxY - y0)
+        }
+        if source.isEmpty { return Bitmap(width: region.width, height: region.height) }
+        let pixels = try render(input, in: source)
+        var list = DisplayList(width: region.width, height: region.height, scale: 1, background: nil)
+        let transform = matrix.concatenating(AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
+        let rect = Rect(x: Double(source.x), y: Double(source.y), width: Double(source.width), height: Double(source.height))
+        list.commands = [.image(ImageDraw(bitmap: pixels, scale: 1, transform: transform, rect: rect), CompositeState())]
+        return try services.render(list)
+    }
+
+    // MARK: Per-pixel work
+
+    private func clamp(_ input: FilterNode, _ region: PixelRect) throws -> Bitmap {
+        guard let e = input.extent.rect, !e.isEmpty else {
+            if input.extent == .infinite { return try render(input, in: region) }
+            return Bitmap(width: region.width, height: region.height)
+        }
+        func clampX(_ x: Int) -> Int { max(e.x, min(e.maxX - 1, x)) }
+        func clampY(_ y: Int) -> Int { max(e.y, min(e.maxY - 1, y)) }
+        let x0 = clampX(region.x), x1 = clampX(region.maxX - 1), y0 = clampY(region.y), y1 = clampY(region.maxY - 1)
+        let needed = PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+        let source = try render(input, in: needed)
+        var out = Bitmap(width: region.width, height: region.height)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            source.pixels.withUnsafeBufferPointer { src in
+                for row in 0..<region.height {
+                    let sy = clampY(region.y + row) - needed.y
+                    for col in 0..<region.width {
+                        let s = (sy * needed.width + clampX(region.x + col) - needed.x) * 4, d = (row * region.width + col) * 4
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Each channel blurred as a plane with the shadow's integer kernel.
+    private func blur(_ bitmap: Bitmap, _ kernel: GaussianKernel) -> Bitmap {
+        guard kernel.radius > 0 else { return bitmap }
+        let n = bitmap.width * bitmap.height
+        var out = bitmap
+        var plane = [UInt8](repeating: 0, count: n)
+        for channel in 0..<4 {
+            bitmap.pixels.withUnsafeBufferPointer { px in
+                plane.withUnsafeMutableBufferPointer { p in for i in 0..<n { p[i] = px[4 * i + channel] } }
+            }
+            services.blurPlane(&plane, bitmap.width, bitmap.height, kernel)
+            out.pixels.withUnsafeMutableBufferPointer { px in
+                plane.withUnsafeBufferPointer { p in for i in 0..<n { px[4 * i + channel] = p[i] } }
+            }
+        }
+        return out
+    }
+
+    /// unsharpMask on premultiplied values: c + roundQ12(k (c - blur)), colour clamped to 0...alpha, alpha kept.
+    static func unsharp(_ original: Bitmap, _ blurred: Bitmap, intensity k: Int64) -> Bitmap {
+        var out = original
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            blurred.pixels.withUnsafeBufferPointer { bl in
+                for i in stride(from: 0, to: px.count, by: 4) {
+                    let a = Int64(px[i + 3])
+                    for c in 0..<3 {
+                        let v = Int64(px[i + c])
+                        px[i + c] = UInt8(max(0, min(a, v + ColorFilterKernel.roundQ12(k * (v - Int64(bl[i + c]))))))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// mix(background, source, m) with m = (13933 r + 46871 g + 4732 b + 32768) >> 16 of the mask's
+    /// premultiplied colour: div255(background (255 - m) + source m) on every lane.
+    static func blendWithMask(_ source: Bitmap, mask: Bitmap, background: Bitmap) -> Bitmap {
+        var out = source
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            mask.pixels.withUnsafeBufferPointer { mk in
+                background.pixels.withUnsafeBufferPointer { bg in
+                    for i in stride(from: 0, to: px.count, by: 4) {
+                        let m = (13933 * Int32(mk[i]) + 46871 * Int32(mk[i + 1]) + 4732 * Int32(mk[i + 2]) + 32768) >> 16
+                        for c in 0..<4 {
+                            px[i + c] = UInt8(Fixed.div255(Int32(bg[i + c]) * (255 - m) + Int32(px[i + c]) * m))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `f(source, background)` per pixel, on U8 lanes.
+    static func combine(_ source: Bitmap, _ background: Bitmap,
+                        _ f: (SIMD4<Int32>, SIMD4<Int32>) -> SIMD4<Int32>) -> Bitmap {
+        var out = source
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            background.pixels.withUnsafeBufferPointer { bg in
+                for i in stride(from: 0, to: px.count, by: 4) {
+                    let s = SIMD4<Int32>(Int32(px[i]), Int32(px[i + 1]), Int32(px[i + 2]), Int32(px[i + 3]))
+                    let d = SIMD4<Int32>(Int32(bg[i]), Int32(bg[i + 1]), Int32(bg[i + 2]), Int32(bg[i + 3]))
+                    let r = f(s, d)
+                    px[i] = UInt8(r.x); px[i + 1] = UInt8(r.y); px[i + 2] = UInt8(r.z); px[i + 3] = UInt8(r.w)
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: Regions
+
+    private func checkSize(_ region: PixelRect) throws {
+        guard region.width <= maxPixels, region.height <= maxPixels, region.area <= maxPixels else {
+            throw FilterError("a filter needs a region of \(region.width) x \(region.height) pixels, over the limit of \(maxPixels)")
+        }
+    }
+
+    /// The pixels of `bitmap` (covering `from`) inside `to`, which lies within `from`.
+    static func crop(_ bitmap: Bitmap, from: PixelRect, to: PixelRect) -> Bitmap {
+        if from == to { return bitmap }
+        return paste(bitmap, at: from, into: to)
+    }
+
+    /// A bitmap covering `region`: `bitmap`'s pixels where its rectangle `at` overlaps, transparent elsewhere.
+    static func paste(_ bitmap: Bitmap, at: PixelRect, into region: PixelRect) -> Bitmap {
+        var out = Bitmap(width: region.width, height: region.height)
+        let overlap = at.intersection(region)
+        guard !overlap.isEmpty else { return out }
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            bitmap.pixels.withUnsafeBufferPointer { src in
+                let bytes = overlap.width * 4
+                for y in overlap.y..<overlap.maxY {
+                    let s = ((y - at.y) * at.width + (overlap.x - at.x)) * 4
+                    let d = ((y - region.y) * region.width + (overlap.x - region.x)) * 4
+                    (dst.baseAddress! + d).update(from: src.baseAddress! + s, count: bytes)
+                }
+            }
+        }
+        return out
+    }
+}
