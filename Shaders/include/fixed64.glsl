@@ -15,6 +15,9 @@ bool less64(uvec2 a, uvec2 b) { return int(a.y) < int(b.y) || (a.y == b.y && a.x
 // Unsigned a < b.
 bool lessU64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 
+// Arithmetic (floor) a >> n for 1 <= n <= 31 (Int64 >>).
+uvec2 shr64(uvec2 a, int n) { return uvec2((a.x >> uint(n)) | (a.y << uint(32 - n)), uint(int(a.y) >> n)); }
+
 // base + stepX x + stepY y (FixedAffine.at).
 uvec2 affineAt(uvec2 base, uvec2 stepX, uvec2 stepY, ivec2 p) { return add64(add64(base, mul64(stepX, p.x)), mul64(stepY, p.y)); }
 
