@@ -116,6 +116,26 @@ final class MipmapTests: XCTestCase {
         }
     }
 
+    func testSeveralLevelsAtOnceEqualSuccessiveReductions() {
+        var state: UInt64 = 11
+        for (w, h, k) in [(37, 23, 3), (9, 1, 2), (1, 17, 4), (64, 64, 6), (13, 11, 5), (1203, 905, 3)] {
+            var b = Bitmap(width: w, height: h)
+            for i in 0..<b.pixels.count {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                b.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+            }
+            var expected = b
+            for _ in 0..<k { expected = MipLevels.reduce(expected, PixelRect(x: 0, y: 0, width: expected.width, height: expected.height)) }
+            XCTAssertEqual(MipLevels.reduce(b, PixelRect(x: 0, y: 0, width: w, height: h), levels: k), expected, "\(w)x\(h) level \(k)")
+        }
+        // A region inside a larger image, two levels down.
+        var big = opaque(20, 14)
+        for y in 0..<14 { for x in 0..<20 { big[x, y] = SIMD4(UInt8(x * 12), UInt8(y * 18), UInt8((x * y) % 256), 255) } }
+        let region = PixelRect(x: 3, y: 2, width: 11, height: 9)
+        XCTAssertEqual(MipLevels.reduce(big, region, levels: 2),
+                       MipLevels.reduce(MipLevels.reduce(big, region), PixelRect(x: 0, y: 0, width: 6, height: 5)))
+    }
+
     func testNearestTakesTheLowerTexelOnAnExactBoundary() {
         // q = position - 0.5: position 3.0 exactly lies between texels 2 and 3.
         XCTAssertEqual(FixedImageAxis.nearest(5 << 23, 0, 9).x0, 2)

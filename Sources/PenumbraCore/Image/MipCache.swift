@@ -7,8 +7,9 @@
 // buffer first (copy-on-write) and no longer matches the kept buffer: a stale
 // level is never served, and the next request starts over. Levels are built
 // lazily, one region of the image at a time (a nine-slice region has its own
-// chain), and only as deep as asked; the first draw that needs level 3 builds
-// 1, 2 and 3 under the lock, the next finds them.
+// chain), and only the levels asked for: the first draw that needs level 3
+// computes it from the image through levels 1 and 2 without keeping them
+// (MipLevels.reduce(_:_:levels:)), a later draw at level 4 starts from level 3.
 //
 // The atlas of a draw (ImageSamplingPlan.mipmaps: the distinct region levels
 // it samples, side by side) is the bytes both renderers read: the CPU from
@@ -22,8 +23,8 @@ public final class MipCache: Sendable {
     private struct State {
         /// The pixel array the levels were built from (nil: nothing built).
         var source: [UInt8]?
-        /// Per region of the image, levels 1, 2, ... built so far.
-        var chains: [PixelRect: [Bitmap]] = [:]
+        /// Per region of the image, the levels built so far (by level, >= 1).
+        var chains: [PixelRect: [Int: Bitmap]] = [:]
         var atlases: [[MipAtlasEntry]: Bitmap] = [:]
     }
     private let state = Mutex(State())
@@ -74,16 +75,20 @@ public final class MipCache: Sendable {
     private static func level(_ level: Int, of region: PixelRect, in bitmap: Bitmap, _ state: inout State) -> Bitmap {
         precondition(level >= 1)
         validate(bitmap, &state)
-        var chain = state.chains[region] ?? []
-        while chain.count < level {
-            if let above = chain.last {
-                chain.append(MipLevels.reduce(above, PixelRect(x: 0, y: 0, width: above.width, height: above.height)))
-            } else {
-                chain.append(MipLevels.reduce(bitmap, region))
-            }
+        var chain = state.chains[region] ?? [:]
+        if let kept = chain[level] { return kept }
+        // From the deepest level kept above it (or the region's texels), the levels in between
+        // computed on the way and not kept.
+        let above = chain.keys.filter { $0 < level }.max()
+        let built: Bitmap
+        if let above, let from = chain[above] {
+            built = MipLevels.reduce(from, PixelRect(x: 0, y: 0, width: from.width, height: from.height), levels: level - above)
+        } else {
+            built = MipLevels.reduce(bitmap, region, levels: level)
         }
+        chain[level] = built
         state.chains[region] = chain
-        return chain[level - 1]
+        return built
     }
 }
 

@@ -64,31 +64,53 @@ public enum MipLevels {
 
     /// The next level of the `rect` texels of `source`: ceil(w / 2) x ceil(h / 2), each pixel the
     /// round-half-up average of its 2 x 2 block, the last column or row repeated when odd.
-    public static func reduce(_ source: Bitmap, _ rect: PixelRect) -> Bitmap {
-        let w = rect.width, h = rect.height
-        let ow = (w + 1) / 2, oh = (h + 1) / 2
-        guard w > 0, h > 0 else { return Bitmap(width: 0, height: 0) }
-        // Every byte is written below, so the array starts uninitialised (no 12 MB memset for a
-        // 4000 x 3000 image's first level).
+    public static func reduce(_ source: Bitmap, _ rect: PixelRect) -> Bitmap { reduce(source, rect, levels: 1) }
+
+    /// The level `levels` (>= 1) below the `rect` texels of `source`, exactly as `levels`
+    /// successive ``reduce(_:_:)`` calls, without keeping the levels in between: each strip of
+    /// output rows is computed from its 2^levels source rows through small per-level scratch
+    /// rows (a 4000 x 3000 photo's level 3 no longer allocates 15 MB of levels 1 and 2).
+    /// Output rows are independent: large outputs are cut into bands, one per thread (the same
+    /// bytes for any thread count).
+    public static func reduce(_ source: Bitmap, _ rect: PixelRect, levels k: Int) -> Bitmap {
+        precondition(k >= 1)
+        guard rect.width > 0, rect.height > 0 else { return Bitmap(width: 0, height: 0) }
+        let widths = (0...k).map { size(rect.width, level: $0) }, heights = (0...k).map { size(rect.height, level: $0) }
+        let ow = widths[k], oh = heights[k]
         let out = [UInt8](unsafeUninitializedCapacity: ow * oh * 4) { buffer, count in
+            let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
+            LargeBuffers.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
             source.pixels.withUnsafeBytes { src in
-                let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
-                LargeBuffers.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 let stride = source.width * 4
-                func rows(_ range: Range<Int>) {
+                let origin = UnsafeRawPointer(src.baseAddress!) + rect.y * stride + rect.x * 4
+                // Per worker, one scratch allocation: 2^(k - m) rows of level m at offsets[m] (0 < m < k).
+                var offsets = [Int](repeating: 0, count: k + 1)
+                for m in 1..<k { offsets[m + 1] = offsets[m] + (1 << (k - m)) * widths[m] * 4 }
+                let scratchBytes = max(1, offsets[k])
+                func strips(_ range: Range<Int>) {
+                    let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchBytes, alignment: 16)
+                    defer { scratch.deallocate() }
                     for j in range {
-                        let top = src.baseAddress! + (rect.y + 2 * j) * stride + rect.x * 4
-                        let bottom = 2 * j + 1 < h ? top + stride : top
-                        reduceRow(top, bottom, dst + j * ow * 4, width: w)
+                        for m in 1...k {
+                            let first = j << (k - m), below = j << (k - m + 1)
+                            for i in 0..<(1 << (k - m)) {
+                                let r = min(first + i, heights[m] - 1)
+                                let a = 2 * r, b = min(2 * r + 1, heights[m - 1] - 1)
+                                // Level m - 1's rows: the source's, or this strip's scratch rows from `below` on.
+                                func row(_ x: Int) -> UnsafeRawPointer {
+                                    m == 1 ? origin + x * stride : UnsafeRawPointer(scratch + offsets[m - 1] + (x - below) * widths[m - 1] * 4)
+                                }
+                                let target = m == k ? dst + j * ow * 4 : scratch + offsets[m] + i * widths[m] * 4
+                                reduceRow(row(a), row(b), target, width: widths[m - 1])
+                            }
+                        }
                     }
                 }
-                // Output rows are independent: large levels are cut into bands, one per thread
-                // (the same bytes for any thread count).
-                let bands = min(Parallelism.maxThreads, oh, ow * oh / (64 * 1024))
+                let bands = min(Parallelism.maxThreads, oh, rect.width * rect.height / (256 * 1024))
                 if bands > 1 {
-                    DispatchQueue.concurrentPerform(iterations: bands) { b in rows(oh * b / bands..<oh * (b + 1) / bands) }
+                    DispatchQueue.concurrentPerform(iterations: bands) { b in strips(oh * b / bands..<oh * (b + 1) / bands) }
                 } else {
-                    rows(0..<oh)
+                    strips(0..<oh)
                 }
             }
             count = ow * oh * 4
