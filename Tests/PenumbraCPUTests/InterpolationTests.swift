@@ -87,6 +87,29 @@ final class InterpolationTests: XCTestCase {
         XCTAssertEqual(out[4, 4].z, 0, "no blue from the caps in the middle")
     }
 
+    func testTheContextsInterpolationQualityIsGraphicsState() throws {
+        let image = randomImage(40, 30, seed: 6)
+        let rect = Rect(x: 1, y: 1, width: 13, height: 9)
+        let none = try render(16, 12) { $0.draw(image, in: rect, interpolation: ImageInterpolation.none) }
+        let high = try render(16, 12) { $0.draw(image, in: rect, interpolation: .high) }
+        XCTAssertNotEqual(none, high)
+        XCTAssertEqual(try render(16, 12) { $0.draw(image, in: rect) }, high, "mipmapped by default")
+        let state = try render(16, 12) { c in
+            c.saveGState()
+            c.setInterpolationQuality(ImageInterpolation.none)
+            c.draw(image, in: rect)
+            c.restoreGState()
+        }
+        XCTAssertEqual(state, none, "CGContextSetInterpolationQuality applies to later draws")
+        let restored = try render(16, 12) { c in
+            c.saveGState()
+            c.setInterpolationQuality(ImageInterpolation.none)
+            c.restoreGState()
+            c.draw(image, in: rect)
+        }
+        XCTAssertEqual(restored, high, "restoreGState brings the default back")
+    }
+
     func testSceneInterpolationReachesTheRenderer() throws {
         let png = try PNGCodec.encode(randomImage(40, 40, seed: 5).bitmap)
         func scene(_ mode: String) throws -> Scene {
