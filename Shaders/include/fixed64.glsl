@@ -47,7 +47,7 @@ int floorQ24(uvec2 q) {
 }
 int weightQ24(uvec2 q) { return int((q.x >> 16) & 255u); }
 
-// The rest serves the radial gradient (RadialGradientPlan.swift).
+// The rest serves the radial gradient (RadialGradientPlan.swift) and mip levels.
 
 // Int64(a) * Int64(b), exact.
 uvec2 imul64(int a, int b) { int hi, lo; imulExtended(a, b, hi, lo); return uvec2(uint(lo), uint(hi)); }

@@ -27,6 +27,13 @@ uniform uvec2 uRegionTile[12];
 uniform ivec2 uRegionSpan[6];
 uniform int uHasTint;
 uniform ivec4 uTint8;              // premultiplied U8
+// `none`, and the mip levels (ImageSamplingPlan.levels): per region pair i = 3 ry + rx,
+// uMipLevel[i] = (level, atlas origin x, y, 0) and uMipLast[i] = its last texel; level 0 reads
+// the image, levels above read the draw's mip atlas uMipmaps (built by the CPU: MipCache).
+uniform int uNearest;
+uniform ivec4 uMipLevel[9];
+uniform ivec2 uMipLast[9];
+uniform usampler2D uMipmaps;
 
 // Layers: the finished layer's texture; texels outside it read as 0.
 uniform sampler2D uLayer;
@@ -41,38 +48,70 @@ uniform uvec2 uRadialQ[6];         // RadialGradientPlan's qx and qy: base, step
 uniform ivec4 uRadialGeometry;     // cd.x, cd.y, r0, dr (Q16)
 uniform int uRadialA24;
 
-// FixedImageAxis.sample: the texel pair and the weight at device pixel p.
-ivec3 axisSample(int axis, ivec2 p) {
-    int region = 1;
+// FixedImageAxis.regionIndex: 0, 1 or 2.
+int axisRegion(int axis, ivec2 p) {
     uvec2 leading = uThreshold[2 * axis], trailing = uThreshold[2 * axis + 1];
     bool sliced = !(leading == uvec2(0u, 0x80000000u) && trailing == uvec2(0xFFFFFFFFu, 0x7FFFFFFFu));
-    if (sliced) {
-        uvec2 d = affineAt(uDistance[3 * axis], uDistance[3 * axis + 1], uDistance[3 * axis + 2], p);
-        region = less64(d, leading) ? 0 : (less64(d, trailing) ? 1 : 2);
-    }
+    if (!sliced) return 1;
+    uvec2 d = affineAt(uDistance[3 * axis], uDistance[3 * axis + 1], uDistance[3 * axis + 2], p);
+    return less64(d, leading) ? 0 : (less64(d, trailing) ? 1 : 2);
+}
+
+// FixedImageAxis.position: q at level 0 in the region (tiles folded).
+uvec2 axisPosition(int axis, int region, ivec2 p) {
     int i = 3 * axis + region;
     uvec2 q = affineAt(uRegionMap[3 * i], uRegionMap[3 * i + 1], uRegionMap[3 * i + 2], p);
     uvec2 tile = uRegionTile[2 * i];
     if (tile != uvec2(0u)) q = add64(uRegionTile[2 * i + 1], modulo64(q, tile));
-    ivec2 span = uRegionSpan[i];
-    int first = floorQ24(q);
-    return ivec3(clamp(first, span.x, span.y), clamp(first + 1, span.x, span.y), weightQ24(q));
+    return q;
 }
 
-ivec4 imageTexel(int x, int y) {
+// FixedImageAxis.pair: the texel pair and the weight.
+ivec3 texelPair(uvec2 q, int first, int last) {
+    int i = floorQ24(q);
+    return ivec3(clamp(i, first, last), clamp(i + 1, first, last), weightQ24(q));
+}
+
+// FixedImageAxis.nearest: the texel under q + 0.5, the lower one on a boundary.
+ivec3 nearestTexel(uvec2 q, int first, int last) {
+    int t = clamp(floorQ24(add64(q, uvec2(0x7FFFFFu, 0u))), first, last);
+    return ivec3(t, t, 0);
+}
+
+// FixedImageAxis.levelPair: qL = ((q - first 2^24 + 2^23) >> level) - 2^23, clamped to 0...last, + origin.
+ivec3 levelPair(uvec2 q, int first, int level, int last, int origin) {
+    uvec2 local = add64(sub64(q, uvec2(uint(first) << 24, uint(first >> 8))), uvec2(0x800000u, 0u));
+    ivec3 t = texelPair(sub64(shr64(local, level), uvec2(0x800000u, 0u)), 0, last);
+    return ivec3(t.x + origin, t.y + origin, t.z);
+}
+
+ivec4 imageTexel(int x, int y, bool atlas) {
     if (PAINT_KIND == PAINT_LAYER) {
         if (x < 0 || y < 0 || x >= uLayerRect.z || y >= uLayerRect.w) return ivec4(0);
         return ivec4(unormBytes(texelFetch(uLayer, ivec2(x, y), 0)));
     }
+    if (atlas) return ivec4(texelFetch(uMipmaps, ivec2(x, y), 0));
     return ivec4(texelFetch(uImage, ivec2(x, y), 0));
 }
 
 // bilinearMix (ImageSamplingPlan.swift).
-ivec4 imageBilinear(ivec3 h, ivec3 v) {
+ivec4 imageBilinear(ivec3 h, ivec3 v, bool atlas) {
     int wx = h.z, wy = v.z;
-    ivec4 top = imageTexel(h.x, v.x) * (256 - wx) + imageTexel(h.y, v.x) * wx;
-    ivec4 bottom = imageTexel(h.x, v.y) * (256 - wx) + imageTexel(h.y, v.y) * wx;
+    ivec4 top = imageTexel(h.x, v.x, atlas) * (256 - wx) + imageTexel(h.y, v.x, atlas) * wx;
+    ivec4 bottom = imageTexel(h.x, v.y, atlas) * (256 - wx) + imageTexel(h.y, v.y, atlas) * wx;
     return (top * (256 - wy) + bottom * wy + 32768) >> 16;
+}
+
+// ImageSamplingPlan.sample and the mix: the image's (or layer's) colour at device pixel p.
+ivec4 imageSample(ivec2 p) {
+    int rx = axisRegion(0, p), ry = axisRegion(1, p);
+    uvec2 qx = axisPosition(0, rx, p), qy = axisPosition(1, ry, p);
+    ivec2 sx = uRegionSpan[rx], sy = uRegionSpan[3 + ry];
+    if (uNearest != 0) return imageBilinear(nearestTexel(qx, sx.x, sx.y), nearestTexel(qy, sy.x, sy.y), false);
+    ivec4 l = uMipLevel[3 * ry + rx];
+    if (l.x == 0) return imageBilinear(texelPair(qx, sx.x, sx.y), texelPair(qy, sy.x, sy.y), false);
+    ivec2 last = uMipLast[3 * ry + rx];
+    return imageBilinear(levelPair(qx, sx.x, l.x, last.x, l.y), levelPair(qy, sy.x, l.x, last.y, l.z), true);
 }
 
 // GradientRamp.color(atQ16:), t16 in [0, 65536].
@@ -138,7 +177,7 @@ bool radialT16(ivec2 p, out uvec2 t) {
 ivec4 paint8(ivec2 p, inout int coverage) {
     if (PAINT_KIND == PAINT_SOLID) return uSolid8;
     if (PAINT_KIND == PAINT_IMAGE || PAINT_KIND == PAINT_LAYER) {
-        ivec4 c = imageBilinear(axisSample(0, p), axisSample(1, p));
+        ivec4 c = imageSample(p);
         if (PAINT_KIND == PAINT_IMAGE && uHasTint != 0) return div255(uTint8 * c.w);
         return c;
     }

@@ -4,7 +4,10 @@
 // flip and the shadow offset folded into Q24 affine maps per axis), and the
 // four texels around it are mixed with 8-bit bilinear weights and rounded once
 // (bilinearMix): the same integers paint.glsl computes. Order: crop (already
-// applied to the bitmap), then slice, then template, then flip.
+// applied to the bitmap), then slice, then template, then flip. `none` reads
+// one texel (a pair with weight 0); a mipmapped draw whose plan chose levels
+// above 0 reads those pixels from the draw's mip atlas (MipCache: built once
+// per image content, kept with the bitmap), the rest from the image.
 //
 // Template images paint the tint with the sampled alpha, `div255(tint x a)`.
 // For shadows only the alpha is sampled, and an opaque bitmap is not sampled
@@ -13,6 +16,8 @@ import PenumbraCore
 
 struct ImageShader: Shader {
     let bitmap: Bitmap
+    /// The mip levels the plan samples (ImageSamplingPlan.mipmaps), nil when none.
+    let atlas: Bitmap?
     let plan: ImageSamplingPlan
     /// The plan for another offset (shadows): built per call, a few dozen operations.
     let planForOffset: @Sendable (Point) -> ImageSamplingPlan
@@ -26,6 +31,7 @@ struct ImageShader: Shader {
     init(_ draw: ImageDraw) {
         bitmap = draw.bitmap
         plan = ImageSamplingPlan(draw)
+        atlas = plan.mipmaps.map { draw.bitmap.mipAtlas($0) }
         planForOffset = { ImageSamplingPlan(draw, offset: $0) }
         tint = draw.tint.map { SIMD4<Int32>(truncatingIfNeeded: $0.premultiplied8) }
         transparentOutside = false
@@ -35,6 +41,7 @@ struct ImageShader: Shader {
     init(layer: Bitmap, frame: PixelRect) {
         bitmap = layer
         plan = ImageSamplingPlan(layerFrame: frame, offset: .zero)
+        atlas = nil
         planForOffset = { ImageSamplingPlan(layerFrame: frame, offset: $0) }
         tint = nil
         transparentOutside = true
@@ -44,18 +51,29 @@ struct ImageShader: Shader {
                colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
         guard count > 0, bitmap.width > 0, bitmap.height > 0 else { return }
         let plan = offset == .zero ? self.plan : planForOffset(offset)
+        withGrids { texels, levels in
+            for i in 0..<count where coverage[i] > 0 {
+                let s = plan.sample(x0 &+ i, y)
+                let grid = s.inAtlas ? levels : texels
+                if let tint {
+                    let a = grid.mixAlpha(s.h, s.v)
+                    colors[i] = SIMD4<UInt8>(truncatingIfNeeded: Fixed.div255(tint &* a))
+                } else {
+                    colors[i] = SIMD4<UInt8>(truncatingIfNeeded: grid.mix(s.h, s.v))
+                }
+            }
+        }
+    }
+
+    /// The image's texels and the atlas's (the image's again when there is no atlas).
+    @inline(__always)
+    private func withGrids<R>(_ body: (TexelGrid, TexelGrid) -> R) -> R {
         bitmap.pixels.withUnsafeBufferPointer { px in
             let texels = TexelGrid(base: px.baseAddress!, width: bitmap.width, height: bitmap.height,
                                    transparentOutside: transparentOutside)
-            for i in 0..<count where coverage[i] > 0 {
-                let x = x0 &+ i
-                let h = plan.horizontal.sample(x, y), v = plan.vertical.sample(x, y)
-                if let tint {
-                    let a = texels.mixAlpha(h, v)
-                    colors[i] = SIMD4<UInt8>(truncatingIfNeeded: Fixed.div255(tint &* a))
-                } else {
-                    colors[i] = SIMD4<UInt8>(truncatingIfNeeded: texels.mix(h, v))
-                }
+            guard let atlas else { return body(texels, texels) }
+            return atlas.pixels.withUnsafeBufferPointer { ap in
+                body(texels, TexelGrid(base: ap.baseAddress!, width: atlas.width, height: atlas.height, transparentOutside: false))
             }
         }
     }
@@ -77,12 +95,10 @@ struct ImageShader: Shader {
             return
         }
         let plan = offset == .zero ? self.plan : planForOffset(offset)
-        bitmap.pixels.withUnsafeBufferPointer { px in
-            let texels = TexelGrid(base: px.baseAddress!, width: bitmap.width, height: bitmap.height,
-                                   transparentOutside: transparentOutside)
+        withGrids { texels, levels in
             for i in 0..<count where coverage[i] > 0 {
-                let x = x0 &+ i
-                let a = texels.mixAlpha(plan.horizontal.sample(x, y), plan.vertical.sample(x, y))
+                let s = plan.sample(x0 &+ i, y)
+                let a = (s.inAtlas ? levels : texels).mixAlpha(s.h, s.v)
                 let paint = tint == nil ? a : Fixed.div255(tintAlpha &* a)
                 alpha[i] = CoverageMask.product(coverage[i], UInt8(truncatingIfNeeded: paint))
             }

@@ -12,7 +12,8 @@
 // case: one decoded Image drawn again and again) is found without hashing,
 // and the address cannot be reused by another array while the entry keeps
 // the buffer alive. Entries beyond `budget` bytes of texture are deleted,
-// least recently used first (the entry just used always stays).
+// least recently used first (the entries just used always stay). A mipmapped
+// draw's atlas (levels built by the CPU, MipCache) is one more bitmap here.
 import CEGL
 import PenumbraCore
 
@@ -50,6 +51,22 @@ final class GLImageCache {
 
     /// The texture holding `bitmap`'s pixels, uploaded now if no entry has the same bytes.
     func texture(for bitmap: Bitmap, pool: GLTexturePool) throws -> GLuint {
+        let entry = try self.entry(for: bitmap, pool: pool)
+        evict(keeping: [entry])
+        return entry.texture
+    }
+
+    /// The textures of an image and of its draw's mip atlas (the image's again without one),
+    /// neither evicted by the other's upload.
+    func textures(for bitmap: Bitmap, atlas: Bitmap?, pool: GLTexturePool) throws -> (image: GLuint, mipmaps: GLuint) {
+        let image = try entry(for: bitmap, pool: pool)
+        guard let atlas else { evict(keeping: [image]); return (image.texture, image.texture) }
+        let levels = try entry(for: atlas, pool: pool)
+        evict(keeping: [image, levels])
+        return (image.texture, levels.texture)
+    }
+
+    private func entry(for bitmap: Bitmap, pool: GLTexturePool) throws -> Entry {
         try pool.checkSize(bitmap.width, bitmap.height, "an image")
         clock += 1
         let address = bitmap.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
@@ -65,8 +82,7 @@ final class GLImageCache {
         entry.lastUse = clock
         byKey[key] = entry
         if let a = entry.address { byAddress[a] = entry }
-        evict(keeping: entry)
-        return entry.texture
+        return entry
     }
 
     /// Deletes every texture.
@@ -74,16 +90,17 @@ final class GLImageCache {
         for entry in Array(byKey.values) { remove(entry) }
     }
 
-    private func use(_ entry: Entry) -> GLuint {
+    private func use(_ entry: Entry) -> Entry {
         hits += 1
         entry.lastUse = clock
-        return entry.texture
+        return entry
     }
 
-    private func evict(keeping kept: Entry) {
+    private func evict(keeping kept: [Entry]) {
         var total = bytes
         guard total > budget else { return }
-        for entry in byKey.values.sorted(by: { $0.lastUse < $1.lastUse }) where total > budget && entry !== kept {
+        for entry in byKey.values.sorted(by: { $0.lastUse < $1.lastUse })
+        where total > budget && !kept.contains(where: { $0 === entry }) {
             total -= entry.bytes
             remove(entry)
         }

@@ -18,7 +18,8 @@ extension GPUFrame {
             .render(blur.replacement(of: backdrop), in: local)
         let image = ImageDraw(bitmap: pixels, scale: 1, transform: .identity,
                               rect: Rect(x: Double(bounds.x), y: Double(bounds.y), width: Double(bounds.width), height: Double(bounds.height)))
-        let texture = try images.texture(for: image.bitmap, pool: lease.pool)
-        try draw(.image(image, texture: texture), state)
+        // Drawn 1:1: level 0, no mip atlas.
+        let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: nil, pool: lease.pool)
+        try draw(.image(image, texture: texture, mipmaps: mipmaps), state)
     }
 }

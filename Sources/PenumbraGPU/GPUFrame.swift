@@ -52,8 +52,9 @@ final class GPUFrame {
             case .fill(let shape, let color, let state):
                 try draw(.solid(color.premultiplied8), state)
             case .image(let image, let state):
-                let texture = try images.texture(for: image.bitmap, pool: lease.pool)
-                try draw(.image(image, texture: texture), state)
+                let atlas = ImageSamplingPlan(image).mipmaps.map { image.bitmap.mipAtlas($0) }
+                let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: atlas, pool: lease.pool)
+                try draw(.image(image, texture: texture, mipmaps: mipmaps), state)
             case .gradient(let gradient, let state):
                 let stops = try GPUPaint.stopTexture(gradient, lease)
                 try draw(.gradient(gradient, stops: stops.name), state)

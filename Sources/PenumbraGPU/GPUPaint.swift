@@ -9,8 +9,9 @@ import PenumbraCore
 enum GPUPaint {
     /// A premultiplied U8 colour.
     case solid(SIMD4<UInt8>)
-    /// An image draw and its RGBA8UI texture.
-    case image(ImageDraw, texture: GLuint)
+    /// An image draw, its RGBA8UI texture and its mip atlas's (ImageSamplingPlan.mipmaps; the
+    /// image's texture again when the draw samples no level above 0).
+    case image(ImageDraw, texture: GLuint, mipmaps: GLuint)
     /// A gradient and its stop texture.
     case gradient(GradientDraw, stops: GLuint)
     /// A finished layer, placed 1:1 on the device grid.
@@ -50,9 +51,10 @@ enum GPUPaint {
         switch self {
         case .solid(let color):
             program.set("uSolid8", ints: [SIMD4<Int32>(truncatingIfNeeded: color)])
-        case .image(let draw, let texture):
+        case .image(let draw, let texture, let mipmaps):
             applyImage(draw, program, offset)
             bind(texture, .image)
+            bind(mipmaps, .mipmaps)
         case .gradient(let g, let stops):
             applyGradient(g, program, offset)
             bind(stops, .stops)
@@ -86,6 +88,9 @@ enum GPUPaint {
         program.set("uRegionMap", uints: regions.flatMap { affine($0.map) })
         program.set("uRegionTile", uints: regions.flatMap { [words($0.tile), words($0.tileStart)] })
         program.set("uRegionSpan", ints2: regions.map { SIMD2($0.first, $0.last) })
+        program.set("uNearest", plan.nearest)
+        program.set("uMipLevel", ints: plan.levels.map { SIMD4($0.level, $0.originX, $0.originY, 0) })
+        program.set("uMipLast", ints2: plan.levels.map { SIMD2($0.lastX, $0.lastY) })
     }
 
     private func applyImage(_ draw: ImageDraw, _ program: GLProgram, _ offset: Point) {

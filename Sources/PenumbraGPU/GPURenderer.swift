@@ -198,7 +198,7 @@ public final class GPURenderer: Renderer {
     }
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
-    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, packedCoverage }
+    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, packedCoverage, mipmaps }
 
     /// Throws a RenderError naming the pass when GL reports an error (debug builds check after
     /// every pass; release builds only at initialisation and readback).

@@ -166,7 +166,7 @@ extension GLProgram {
     func assignSamplerUnits() {
         let samplers: [(String, GPURenderer.Unit)] = [
             ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
-            ("uImage", .image), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
+            ("uImage", .image), ("uMipmaps", .mipmaps), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
             ("uPackedCoverage", .packedCoverage),
         ]
         glUseProgram(name)

@@ -53,6 +53,7 @@ public struct JPEGDecoder: ImageDecoder {
             // The shim writes every byte or fails (and then the buffer is thrown away), so it is
             // not cleared first.
             var pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, initialized in
+                LargeBuffers.adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 failed = penumbra_jpeg_decoder_read(handle, buffer.baseAddress, buffer.count, &message, message.count) != 0
                 initialized = buffer.count
             }
@@ -65,7 +66,10 @@ public struct JPEGDecoder: ImageDecoder {
                 Self.cmykToRGB(&pixels, inverted: inverted)
                 return DecodedFrames(width: w, height: h, frames: [pixels], orientation: orientation)
             }
-            return DecodedFrames(width: w, height: h, frames: [pixels], iccProfile: icc, orientation: orientation)
+            // libjpeg writes alpha 255 (JCS_EXT_RGBA) and the ICC conversion keeps alpha.
+            var frames = DecodedFrames(width: w, height: h, frames: [pixels], iccProfile: icc, orientation: orientation)
+            frames.isOpaque = true
+            return frames
         }
     }
 

@@ -10,7 +10,8 @@ import PenumbraTestSupport
 /// levels everywhere (8-bit weights move a sample by at most half a level per axis, plus the
 /// rounding of each); nine-slice draws may differ more only where a Q24 position lands on the
 /// other side of a region or tile boundary than the Double one, which is rare. The alpha-only
-/// paths must equal the definition, div255(coverage x colour alpha), exactly.
+/// paths must equal the definition, div255(coverage x colour alpha), exactly. The draws are
+/// `low` (bilinear in the image); mipmapped sampling is InterpolationTests' and MipmapTests'.
 final class ImageShaderIdentityTests: XCTestCase {
     private func randomBitmap(_ rng: inout SplitMix64, opaque: Bool) -> Bitmap {
         let w = Int(rng.next() % 19) + 1, h = Int(rng.next() % 19) + 1
@@ -47,7 +48,7 @@ final class ImageShaderIdentityTests: XCTestCase {
                                               d: 0.707106781186548, tx: rng.double(in: 0...40), ty: rng.double(in: 0...40))
         }
         return ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: transform, rect: rect,
-                         slicing: slicing, tint: tint, flippedHorizontally: rng.next() % 3 == 0)
+                         slicing: slicing, tint: tint, flippedHorizontally: rng.next() % 3 == 0, interpolation: .low)
     }
 
     /// A coverage row with zeros, partial and full values.

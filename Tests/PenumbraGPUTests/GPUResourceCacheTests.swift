@@ -7,6 +7,7 @@
 import XCTest
 import CEGL
 import Penumbra
+import PenumbraCPU
 @testable import PenumbraGPU
 
 final class GPUResourceCacheTests: XCTestCase {
@@ -67,6 +68,18 @@ final class GPUResourceCacheTests: XCTestCase {
         for bitmaps in [[a], [b], [a, b], [b, a]] {
             XCTAssertEqual(try gpu.render(list(bitmaps)).pixels, try reference.render(list(bitmaps)).pixels)
         }
+    }
+
+    func testAMipmappedDrawKeepsBothItsTexturesUnderATinyBudget() throws {
+        // The image and its mip atlas are two entries; the budget holds less than either, and
+        // neither may be evicted by the other's upload before the draw.
+        let gpu = try GPURenderer()
+        gpu.images.budget = 16
+        let image = Image(bitmap: pattern(64, 48, seed: 9))
+        let context = GraphicsContext(pixelWidth: 20, pixelHeight: 20)
+        context.draw(image, in: Rect(x: 1, y: 2, width: 15, height: 11), interpolation: .high)
+        XCTAssertEqual(try gpu.render(context.displayList).pixels, try CPURenderer().render(context.displayList).pixels)
+        XCTAssertEqual(gpu.images.count, 2, "both entries stay while they are the ones in use")
     }
 
     func testTheImageCacheStaysWithinItsBudget() throws {

@@ -40,8 +40,9 @@ public enum ContentMode: String, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// drawImage's `interpolation` (CGInterpolationQuality). Carried on the op; the renderers do
-/// not read it yet (mipmapped sampling for `high` / `default` is the renderers' work).
+/// drawImage's `interpolation` (CGInterpolationQuality): `none` samples the texel under the
+/// sample point, `low` bilinearly, `high` and `default` bilinearly in the mip level the scale
+/// calls for (ImageSamplingPlan+Mipmaps.swift).
 public enum ImageInterpolation: String, Hashable, Sendable, CaseIterable {
     case none, low, high, `default`
 }

@@ -20,6 +20,8 @@ public final class GraphicsContext {
         public var fillColor: Color = .black
         public var strokeColor: Color = .black
         public var strokeStyle = StrokeStyle()
+        /// How images are sampled (CGContextSetInterpolationQuality).
+        public var interpolationQuality: ImageInterpolation = .default
         /// Index into the display list's clip tree; nil is no clip.
         public var clip: Int? = nil
     }
@@ -98,6 +100,8 @@ public final class GraphicsContext {
     public func setAlpha(_ alpha: Double) { state.alpha = min(1, max(0, alpha)) }
     /// CGContextSetBlendMode.
     public func setBlendMode(_ mode: BlendMode) { state.blendMode = mode }
+    /// CGContextSetInterpolationQuality: how later image draws sample (mipmapped by default).
+    public func setInterpolationQuality(_ quality: ImageInterpolation) { state.interpolationQuality = quality }
     /// CGContextSetShadowWithColor: offset and blur in base-space points; nil colour is black at 1/3.
     public func setShadow(offset: Size, blur: Double, color: Color? = nil) {
         state.shadow = Shadow(offset: offset, blur: blur, color: color ?? .defaultShadow)
@@ -147,12 +151,15 @@ public final class GraphicsContext {
     // MARK: Drawing images (UIImage drawInRect:blendMode:alpha:, drawAtPoint:)
 
     /// Draws the image into `rect` (user space), with the image's own attributes (slicing,
-    /// rendering mode, flip). `blendMode` and `alpha` apply to this call only, shadow included.
-    public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1) {
+    /// rendering mode, flip). `blendMode`, `alpha` and `interpolation` apply to this call only,
+    /// shadow included (the state's interpolation quality when nil).
+    public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1,
+                     interpolation: ImageInterpolation? = nil) {
         guard state.ctm.isInvertible, !rect.isEmpty, image.bitmap.width > 0, image.bitmap.height > 0 else { return }
         let tint: Color? = image.renderingMode == .template ? (image.tint ?? .black) : nil
         let draw = ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: state.ctm, rect: rect.standardized,
-                             slicing: image.slicing, tint: tint, flippedHorizontally: image.isFlippedHorizontally)
+                             slicing: image.slicing, tint: tint, flippedHorizontally: image.isFlippedHorizontally,
+                             interpolation: interpolation ?? state.interpolationQuality)
         var c = composite()
         c.alpha *= min(1, max(0, alpha))
         if let blendMode { c.blendMode = blendMode }
@@ -160,8 +167,9 @@ public final class GraphicsContext {
     }
 
     /// Draws the image at its natural size (in points) with its top-left corner at `point`.
-    public func draw(_ image: Image, at point: Point, blendMode: BlendMode? = nil, alpha: Double = 1) {
-        draw(image, in: Rect(origin: point, size: image.size), blendMode: blendMode, alpha: alpha)
+    public func draw(_ image: Image, at point: Point, blendMode: BlendMode? = nil, alpha: Double = 1,
+                     interpolation: ImageInterpolation? = nil) {
+        draw(image, in: Rect(origin: point, size: image.size), blendMode: blendMode, alpha: alpha, interpolation: interpolation)
     }
 
     // MARK: Gradients (CGContextDrawLinearGradient / DrawRadialGradient)

@@ -31,10 +31,14 @@ public struct ImageDraw: Hashable, Sendable {
     public var tint: Color?
     /// Mirror the finished drawing horizontally within `rect`.
     public var flippedHorizontally: Bool
+    /// How texels are sampled: nearest, bilinear, or mipmapped (`high` and `default`).
+    public var interpolation: ImageInterpolation
     public init(bitmap: Bitmap, scale: Double, transform: AffineTransform, rect: Rect,
-                slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false) {
+                slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false,
+                interpolation: ImageInterpolation = .default) {
         self.bitmap = bitmap; self.scale = scale; self.transform = transform; self.rect = rect
         self.slicing = slicing; self.tint = tint; self.flippedHorizontally = flippedHorizontally
+        self.interpolation = interpolation
     }
 }
 

@@ -8,6 +8,8 @@ public struct Bitmap: Hashable, Sendable {
     public let height: Int
     /// `width * height * 4` bytes: R, G, B, A, premultiplied.
     public var pixels: [UInt8]
+    /// Mip levels built from these pixels, shared by copies; not part of the value (MipCache).
+    public let mipCache = MipCache()
 
     /// A transparent bitmap.
     public init(width: Int, height: Int) {
@@ -31,6 +33,14 @@ public struct Bitmap: Hashable, Sendable {
             let i = (y * width + x) * 4
             pixels[i] = newValue[0]; pixels[i + 1] = newValue[1]; pixels[i + 2] = newValue[2]; pixels[i + 3] = newValue[3]
         }
+    }
+
+    public static func == (a: Bitmap, b: Bitmap) -> Bool {
+        a.width == b.width && a.height == b.height && a.pixels == b.pixels
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width); hasher.combine(height); hasher.combine(pixels)
     }
 
     /// True when every pixel's alpha is 255. ANDs the pixels together 8 bytes (2 pixels) at a

@@ -45,6 +45,8 @@ public struct DecodedFrames: Sendable {
     public var iccProfile: [UInt8]?
     /// The EXIF orientation (`.up` when the file has none).
     public var orientation: ImageOrientation
+    /// Every alpha is 255 by construction (JPEG): premultiplying is skipped without a scan.
+    public var isOpaque = false
 
     public init(width: Int, height: Int, frames: [[UInt8]], durations: [Double] = [], iccProfile: [UInt8]? = nil,
                 orientation: ImageOrientation = .up) {
@@ -162,7 +164,7 @@ public struct ImageCodecs: Sendable {
         for i in raw.frames.indices {
             var pixels: [UInt8] = []
             swap(&pixels, &raw.frames[i])
-            PNGCodec.convertColours(&pixels, premultiply)
+            if !raw.isOpaque { PNGCodec.convertColours(&pixels, premultiply) }
             frames.append(Bitmap(width: raw.width, height: raw.height, pixels: pixels).oriented(turn))
         }
         return DecodedImage(frames: frames, durations: raw.durations, formatName: codec.formatName)

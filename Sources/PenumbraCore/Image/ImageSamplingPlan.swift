@@ -20,6 +20,11 @@
 // thresholds never trigger). The bilinear mix of four U8 texels with weights
 // (256 - fx)(256 - fy), fx (256 - fy), ... (summing to 2^16) is rounded once:
 // (sum + 2^15) >> 16.
+//
+// `interpolation`: `none` takes the one texel under the sample point (a pair
+// with weight 0); `high` and `default` give each region pair a mip level
+// (ImageSamplingPlan+Mipmaps.swift) and sample it from the draw's atlas at
+// the level-0 position shifted right by the level (FixedImageAxis.levelPair).
 
 /// A Q24 affine function of the device pixel: `base + stepX x + stepY y`, wrapping in 64 bits.
 public struct FixedAffine: Hashable, Sendable {
@@ -68,15 +73,26 @@ public struct FixedImageAxis: Hashable, Sendable {
     /// The texel pair's first texel and the bilinear weight (0...255) at device pixel (x, y).
     @inlinable @inline(__always)
     public func sample(_ x: Int, _ y: Int) -> (x0: Int32, x1: Int32, weight: Int32) {
-        var index = 1
-        if leadingEnd > Int64.min || trailingStart < Int64.max {
-            let d = distance.at(x, y)
-            index = d < leadingEnd ? 0 : (d >= trailingStart ? 2 : 1)
-        }
+        let index = regionIndex(x, y)
+        let region = regions[index]
+        return FixedImageAxis.pair(position(index, x, y), region.first, region.last)
+    }
+
+    /// The region of device pixel (x, y): 0, 1 or 2.
+    @inlinable @inline(__always)
+    public func regionIndex(_ x: Int, _ y: Int) -> Int {
+        guard leadingEnd > Int64.min || trailingStart < Int64.max else { return 1 }
+        let d = distance.at(x, y)
+        return d < leadingEnd ? 0 : (d >= trailingStart ? 2 : 1)
+    }
+
+    /// q (the sample position - 0.5, Q24, level 0) of device pixel (x, y) in region `index`.
+    @inlinable @inline(__always)
+    public func position(_ index: Int, _ x: Int, _ y: Int) -> Int64 {
         let region = regions[index]
         var q = region.map.at(x, y)
         if region.tile > 0 { q = region.tileStart &+ FixedImageAxis.modulo(q, region.tile) }
-        return FixedImageAxis.pair(q, region.first, region.last)
+        return q
     }
 
     /// `u mod m` for m > 0, in 0..<m (floor semantics).
@@ -93,12 +109,40 @@ public struct FixedImageAxis: Hashable, Sendable {
         let weight = Int32(truncatingIfNeeded: (q >> 16) & 255)
         return (min(last, max(first, i)), min(last, max(first, i &+ 1)), weight)
     }
+
+    /// `none`: the texel under the sample point q + 0.5, the lower one on an exact boundary
+    /// (ceil(q + 0.5) - 1 = (q + 2^23 - 1) >> 24), clamped, as a pair of one texel with weight 0.
+    @inlinable @inline(__always)
+    public static func nearest(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
+        let i = Int32(truncatingIfNeeded: max(-(1 << 30), min(1 << 30, (q &+ (1 << 23) &- 1) >> 24)))
+        let t = min(last, max(first, i))
+        return (t, t, 0)
+    }
+
+    /// The bilinear pair in mip level `level` >= 1 of a region whose texels start at `first`:
+    /// qL = ((q - first 2^24 + 2^23) >> level) - 2^23 (the position relative to the region,
+    /// divided by 2^level, floor), its pair clamped to 0...last and moved by `origin` (the
+    /// level's place in the atlas).
+    @inlinable @inline(__always)
+    public static func levelPair(_ q: Int64, first: Int32, level: Int32, last: Int32, origin: Int32)
+        -> (x0: Int32, x1: Int32, weight: Int32) {
+        let qL = ((q &- (Int64(first) << 24) &+ (1 << 23)) >> Int64(level)) &- (1 << 23)
+        let p = pair(qL, 0, last)
+        return (p.x0 &+ origin, p.x1 &+ origin, p.weight)
+    }
 }
 
 /// Both axes of an image draw, and what a renderer needs beside them.
 public struct ImageSamplingPlan: Hashable, Sendable {
     public var horizontal: FixedImageAxis
     public var vertical: FixedImageAxis
+    /// `interpolation: none`: the texel under the sample point instead of the bilinear mix.
+    public var nearest = false
+    /// Per region pair (index 3 x vertical region + horizontal region): its mip level and where
+    /// that level lies in the atlas (ImageSamplingPlan+Mipmaps.swift); level 0 samples the image.
+    public var levels: [MipRegionLevel] = Array(repeating: .image, count: 9)
+    /// The atlas of the levels above 0 that this draw samples; nil when it samples none.
+    public var mipmaps: MipAtlasLayout?
 
     /// The plan of `draw` with the paint moved by `offset` (a shadow's), device pixels.
     public init(_ draw: ImageDraw, offset: Point = .zero) {
@@ -113,10 +157,35 @@ public struct ImageSamplingPlan: Hashable, Sendable {
         }
         let insets = draw.slicing?.capInsets ?? .zero
         let mode = draw.slicing?.mode
-        horizontal = ImageSamplingPlan.axis(localX, destination: rect.width, pixels: draw.bitmap.width, scale: draw.scale,
-                                            leadingCap: insets.left, trailingCap: insets.right, mode: mode)
-        vertical = ImageSamplingPlan.axis(localY, destination: rect.height, pixels: draw.bitmap.height, scale: draw.scale,
-                                          leadingCap: insets.top, trailingCap: insets.bottom, mode: mode)
+        let h = ImageSamplingPlan.axisAndSteps(localX, destination: rect.width, pixels: draw.bitmap.width, scale: draw.scale,
+                                               leadingCap: insets.left, trailingCap: insets.right, mode: mode)
+        let v = ImageSamplingPlan.axisAndSteps(localY, destination: rect.height, pixels: draw.bitmap.height, scale: draw.scale,
+                                               leadingCap: insets.top, trailingCap: insets.bottom, mode: mode)
+        horizontal = h.axis; vertical = v.axis
+        switch draw.interpolation {
+        case .none: nearest = true
+        case .low: break
+        case .high, .default: chooseLevels(horizontalSteps: h.steps, verticalSteps: v.steps)
+        }
+    }
+
+    /// Where device pixel (x, y) samples: the horizontal and vertical texel pairs, in the image
+    /// (`inAtlas` false) or in the mip atlas.
+    @inlinable @inline(__always)
+    public func sample(_ x: Int, _ y: Int)
+        -> (h: (x0: Int32, x1: Int32, weight: Int32), v: (x0: Int32, x1: Int32, weight: Int32), inAtlas: Bool) {
+        let rx = horizontal.regionIndex(x, y), ry = vertical.regionIndex(x, y)
+        let qx = horizontal.position(rx, x, y), qy = vertical.position(ry, x, y)
+        let hr = horizontal.regions[rx], vr = vertical.regions[ry]
+        if nearest {
+            return (FixedImageAxis.nearest(qx, hr.first, hr.last), FixedImageAxis.nearest(qy, vr.first, vr.last), false)
+        }
+        let l = levels[3 &* ry &+ rx]
+        if l.level == 0 {
+            return (FixedImageAxis.pair(qx, hr.first, hr.last), FixedImageAxis.pair(qy, vr.first, vr.last), false)
+        }
+        return (FixedImageAxis.levelPair(qx, first: hr.first, level: l.level, last: l.lastX, origin: l.originX),
+                FixedImageAxis.levelPair(qy, first: vr.first, level: l.level, last: l.lastY, origin: l.originY), true)
     }
 
     /// A layer's plan: texel (i, j) of a bitmap placed 1:1 with its top-left at `frame`'s corner,
@@ -138,6 +207,15 @@ public struct ImageSamplingPlan: Hashable, Sendable {
     /// tiled middle), each region sampled as an image of its own.
     package static func axis(_ local: (value: Double, stepX: Double, stepY: Double), destination: Double, pixels: Int,
                      scale: Double, leadingCap: Double, trailingCap: Double, mode: ResizingMode?) -> FixedImageAxis {
+        axisAndSteps(local, destination: destination, pixels: pixels, scale: scale, leadingCap: leadingCap,
+                     trailingCap: trailingCap, mode: mode).axis
+    }
+
+    /// ``axis(_:destination:pixels:scale:leadingCap:trailingCap:mode:)`` and, per region, the
+    /// Double steps of its image position per device pixel in x and y (for the mip level).
+    static func axisAndSteps(_ local: (value: Double, stepX: Double, stepY: Double), destination: Double, pixels: Int,
+                             scale: Double, leadingCap: Double, trailingCap: Double, mode: ResizingMode?)
+        -> (axis: FixedImageAxis, steps: [SIMD2<Double>]) {
         let distance = FixedAffine(value: local.value, stepX: local.stepX, stepY: local.stepY)
         let p = Double(pixels)
         /// q = pixelStart - 0.5 + (local - destStart) k.
@@ -147,7 +225,9 @@ public struct ImageSamplingPlan: Hashable, Sendable {
         guard let mode else {
             let k = destination > 0 ? p / destination : 0
             let region = FixedSliceRegion(map: mapped(0, k, 0), tile: 0, tileStart: 0, first: 0, last: Int32(pixels - 1))
-            return FixedImageAxis(distance: distance, leadingEnd: .min, trailingStart: .max, regions: [region, region, region])
+            let step = SIMD2(local.stepX * k, local.stepY * k)
+            return (FixedImageAxis(distance: distance, leadingEnd: .min, trailingStart: .max, regions: [region, region, region]),
+                    [step, step, step])
         }
         let lp = min(p, max(0, leadingCap * scale)), tp = min(p - lp, max(0, trailingCap * scale))
         var ld = lp / scale, td = tp / scale
@@ -169,13 +249,23 @@ public struct ImageSamplingPlan: Hashable, Sendable {
             return FixedSliceRegion(map: mapped(destStart, pixelLength / destLength, pixelStart), tile: 0, tileStart: 0,
                                     first: Int32(first), last: Int32(last))
         }
+        /// The region's image pixels per device pixel in x and y (0 for a constant region).
+        func steps(destLength: Double, pixelLength: Double, tile: Bool) -> SIMD2<Double> {
+            guard pixelLength > 0, destLength > 0 else { return .zero }
+            let k = tile ? scale : pixelLength / destLength
+            return SIMD2(local.stepX * k, local.stepY * k)
+        }
+        let middle = (dest: destination - ld - td, pixels: p - lp - tp)
         let regions = [
             region(destStart: 0, destLength: ld, pixelStart: 0, pixelLength: lp, tile: false),
-            region(destStart: ld, destLength: destination - ld - td, pixelStart: lp, pixelLength: p - lp - tp, tile: mode == .tile),
+            region(destStart: ld, destLength: middle.dest, pixelStart: lp, pixelLength: middle.pixels, tile: mode == .tile),
             region(destStart: destination - td, destLength: td, pixelStart: p - tp, pixelLength: tp, tile: false),
         ]
-        return FixedImageAxis(distance: distance, leadingEnd: FixedAffine.q24(ld),
-                              trailingStart: FixedAffine.q24(destination - td), regions: regions)
+        let regionSteps = [steps(destLength: ld, pixelLength: lp, tile: false),
+                           steps(destLength: middle.dest, pixelLength: middle.pixels, tile: mode == .tile),
+                           steps(destLength: td, pixelLength: tp, tile: false)]
+        return (FixedImageAxis(distance: distance, leadingEnd: FixedAffine.q24(ld),
+                               trailingStart: FixedAffine.q24(destination - td), regions: regions), regionSteps)
     }
 }
 

@@ -46,9 +46,12 @@ extension SceneOp {
             }
             switch draw.placement {
             case .rect where draw.contentMode != .scaleToFill:
-                context.draw(image, in: draw.placedRect(of: image), blendMode: draw.blendMode, alpha: draw.alpha)
-            case .rect(let rect): context.draw(image, in: rect, blendMode: draw.blendMode, alpha: draw.alpha)
-            case .at(let point): context.draw(image, at: point, blendMode: draw.blendMode, alpha: draw.alpha)
+                context.draw(image, in: draw.placedRect(of: image), blendMode: draw.blendMode, alpha: draw.alpha,
+                             interpolation: draw.interpolation)
+            case .rect(let rect):
+                context.draw(image, in: rect, blendMode: draw.blendMode, alpha: draw.alpha, interpolation: draw.interpolation)
+            case .at(let point):
+                context.draw(image, at: point, blendMode: draw.blendMode, alpha: draw.alpha, interpolation: draw.interpolation)
             }
             if draw.clipsToBounds { context.restoreGState() }
         case .linearGradient(let start, let end, let stops, let extendStart, let extendEnd):

@@ -14,7 +14,7 @@
 //   `capInsets`; `flipped` accepts only "horizontal".
 // - Cap insets larger than the image are accepted (the Image API allows them).
 // - `contentMode` with `at` is an error (the format gives it only with `rect`);
-//   `interpolation` is validated and carried, not yet read by the renderers.
+//   `interpolation` is validated and carried to the draw (ImageDraw).
 
 extension SceneDecoder {
     /// Each op's fields, besides "op".
