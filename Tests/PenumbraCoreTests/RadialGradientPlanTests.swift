@@ -33,9 +33,11 @@ final class RadialGradientPlanTests: XCTestCase {
         var g = SplitMix64(state: 5)
         for _ in 0..<50_000 { values.append(g.next() >> 1) }
         for _ in 0..<10_000 { let k = g.next() % (1 << 31); values += [k * k, k * k &- 1, k * k + 1] }
-        for n in values where n < 1 << 63 {
-            let r = RadialGradientPlan.squareRoot(n)
-            XCTAssertTrue(r * r <= n && (r + 1) * (r + 1) > n, "sqrt(\(n)) = \(r)")
+        for n in values + [UInt64.max, UInt64.max - 1, (1 << 32) * (1 << 32 - 1)] {
+            let r = Fixed.squareRoot(n)
+            XCTAssertTrue(r * r <= n, "sqrt(\(n)) = \(r)")
+            let (next, overflow) = (r + 1).multipliedReportingOverflow(by: r + 1)
+            XCTAssertTrue(overflow || next > n, "sqrt(\(n)) = \(r)")
         }
     }
 

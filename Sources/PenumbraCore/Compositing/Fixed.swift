@@ -64,6 +64,17 @@ public enum Fixed {
         return root
     }
 
+    /// `floor(sqrt(n))` for a 64-bit n, exact: a Double estimate corrected by integer
+    /// comparisons (the floor is unique, so any exact method gives these bits; GLSL's
+    /// squareRoot64 decides each bit of the root instead).
+    @inlinable
+    public static func squareRoot(_ n: UInt64) -> UInt64 {
+        var r = UInt64(Double(n).squareRoot())
+        while r > 0, r.multipliedReportingOverflow(by: r).overflow || r * r > n { r -= 1 }
+        while case let (next, false) = (r + 1).multipliedReportingOverflow(by: r + 1), next <= n { r += 1 }
+        return r
+    }
+
     /// A U8 channel of `alpha` un-premultiplied to Q12: `(c x 4096 + a / 2) / a`, at most 4096;
     /// 0 when a is 0.
     @inlinable @inline(__always)

@@ -145,7 +145,7 @@ struct ColorFilterKernel {
     /// The distance in Q8 from pixel (x, y)'s centre to (cx, cy) (Q8): floor(sqrt(dx^2 + dy^2)).
     static func distanceQ8(x: Int, y: Int, cx: Int64, cy: Int64) -> Int64 {
         let dx = (Int64(x) << 8) + 128 - cx, dy = (Int64(y) << 8) + 128 - cy
-        return Int64(squareRoot64(UInt64(min(Int64(1) << 62, dx * dx + dy * dy))))
+        return Int64(Fixed.squareRoot(UInt64(min(Int64(1) << 62, dx * dx + dy * dy))))
     }
 
     /// smoothstep(e0, e1, d) in Q12: t = ((d - e0) << 12) / (e1 - e0) clamped to 0...4096 (a step
@@ -154,20 +154,5 @@ struct ColorFilterKernel {
         let t: Int64
         if d >= e1 { t = 4096 } else if d <= e0 { t = 0 } else { t = ((d - e0) << 12) / (e1 - e0) }
         return roundQ12(roundQ12(t * t) * (3 * 4096 - 2 * t))
-    }
-
-    /// floor(sqrt(n)) for a 64-bit n, bit by bit (Fixed.squareRoot's method on 64 bits).
-    static func squareRoot64(_ n: UInt64) -> UInt64 {
-        var remainder = n, root: UInt64 = 0, bit: UInt64 = 1 << 62
-        while bit != 0 {
-            if remainder >= root &+ bit {
-                remainder &-= root &+ bit
-                root = (root >> 1) &+ bit
-            } else {
-                root >>= 1
-            }
-            bit >>= 2
-        }
-        return root
     }
 }

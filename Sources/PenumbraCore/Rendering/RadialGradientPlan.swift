@@ -67,7 +67,7 @@ public struct RadialGradientPlan: Hashable, Sendable {
         let c = px * px + py * py - Int64(r0) * Int64(r0)
         let discriminant = b * b - ((Int64(a24) * ((c + (1 << 15)) >> 16) + 128) >> 8)
         guard discriminant >= 0 else { return nil }
-        let root = Int64(RadialGradientPlan.squareRoot(UInt64(discriminant)))
+        let root = Int64(Fixed.squareRoot(UInt64(discriminant)))
         let s = b >= 0 ? b + root : b - root
         let ta: Int64? = a24 != 0 ? RadialGradientPlan.clampedQuotient(s << 24, Int64(a24)) : nil
         let tc: Int64? = s != 0 ? RadialGradientPlan.clampedQuotient(c, s) : nil
@@ -89,15 +89,5 @@ public struct RadialGradientPlan: Hashable, Sendable {
     @inlinable @inline(__always)
     @usableFromInline static func clampedQuotient(_ n: Int64, _ d: Int64) -> Int64 {
         max(-limit, min(limit, n / d))
-    }
-
-    /// floor(sqrt(n)), exact: a Double estimate corrected by integer comparisons (the result is
-    /// unique, so any method that is exact gives these bits; paint.glsl finds it bit by bit).
-    @inlinable
-    public static func squareRoot(_ n: UInt64) -> UInt64 {
-        var r = UInt64(Double(n).squareRoot())
-        while r > 0, r.multipliedReportingOverflow(by: r).overflow || r * r > n { r -= 1 }
-        while (r + 1) * (r + 1) <= n { r += 1 }
-        return r
     }
 }
