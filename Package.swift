@@ -51,7 +51,7 @@ let package = Package(
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
         .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
-                path: "Sources/PenumbraIO", swiftSettings: [.swiftLanguageMode(.v6)]),
+                path: "Sources/PenumbraIO"),
         .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),
         .target(
             name: "PenumbraShaders", path: "Shaders",
@@ -65,10 +65,9 @@ let package = Package(
         .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
         .target(
             name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
-            path: "Sources/PenumbraText", swiftSettings: [.swiftLanguageMode(.v6)]),
+            path: "Sources/PenumbraText"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText"], path: "Sources/Penumbra"),
-        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests",
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
         .target(
             name: "PenumbraServer",
             dependencies: [
@@ -81,7 +80,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Sources/PenumbraServer", swiftSettings: [.swiftLanguageMode(.v6)]),
+            path: "Sources/PenumbraServer"),
         .executableTarget(
             name: "penumbra",
             dependencies: ["Penumbra", "PenumbraServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -101,9 +100,8 @@ let package = Package(
         .testTarget(
             name: "PenumbraServerTests",
             dependencies: ["PenumbraServer", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
-            path: "Tests/PenumbraServerTests", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests",
-                    swiftSettings: [.swiftLanguageMode(.v6)]),
+            path: "Tests/PenumbraServerTests"),
+        .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

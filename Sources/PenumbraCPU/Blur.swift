@@ -189,7 +189,9 @@ struct SeparableBlur {
     private func parallel(_ body: (Int) -> Void) {
         if threads <= 1 { body(0); return }
         withoutActuallyEscaping(body) { body in
-            DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+            // Each thread writes its own rows or strips, and all finish before this returns.
+            let work = DisjointWrites(body)
+            DispatchQueue.concurrentPerform(iterations: threads) { work.value($0) }
         }
     }
 

@@ -25,10 +25,14 @@ enum RowBands {
     static func run(rows: Range<Int>, bands requested: Int, _ body: (Range<Int>) -> Void) {
         let bands = min(requested, rows.count)
         guard bands > 1 else { body(rows); return }
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
-            let lo = rows.lowerBound + rows.count * band / bands
-            let hi = rows.lowerBound + rows.count * (band + 1) / bands
-            body(lo..<hi)
+        withoutActuallyEscaping(body) { body in
+            // The bands are disjoint rows, and all finish before this returns.
+            let work = DisjointWrites(body)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let lo = rows.lowerBound + rows.count * band / bands
+                let hi = rows.lowerBound + rows.count * (band + 1) / bands
+                work.value(lo..<hi)
+            }
         }
     }
 }

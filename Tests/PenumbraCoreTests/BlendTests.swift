@@ -15,7 +15,7 @@ private typealias RGB = (r: Double, g: Double, b: Double)
 
 private enum Reference {
     // Separable blend functions B(Cb, Cs), W3C section 10.
-    static let separable: [BlendMode: (_ cb: Double, _ cs: Double) -> Double] = [
+    static let separable: [BlendMode: @Sendable (_ cb: Double, _ cs: Double) -> Double] = [
         .normal: { _, cs in cs },
         .multiply: { cb, cs in cb * cs },
         .screen: { cb, cs in cb + cs - cb * cs },
@@ -49,7 +49,7 @@ private enum Reference {
     }
 
     // Non-separable blend functions B(Cb, Cs), W3C section 10.
-    static let nonSeparable: [BlendMode: (_ cb: RGB, _ cs: RGB) -> RGB] = [
+    static let nonSeparable: [BlendMode: @Sendable (_ cb: RGB, _ cs: RGB) -> RGB] = [
         .hue: { cb, cs in setLum(setSat(cs, sat(cb)), lum(cb)) },
         .saturation: { cb, cs in setLum(setSat(cb, sat(cs)), lum(cb)) },
         .color: { cb, cs in setLum(cs, lum(cb)) },
@@ -88,7 +88,7 @@ private enum Reference {
     }
 
     // Porter-Duff (Fa, Fb) as functions of (αs, αb), W3C section 9.1.
-    static let porterDuff: [BlendMode: (_ aS: Double, _ aB: Double) -> (Double, Double)] = [
+    static let porterDuff: [BlendMode: @Sendable (_ aS: Double, _ aB: Double) -> (Double, Double)] = [
         .clear: { _, _ in (0, 0) },
         .copy: { _, _ in (1, 0) },
         .sourceIn: { _, aB in (aB, 0) },

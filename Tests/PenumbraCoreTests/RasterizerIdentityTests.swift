@@ -111,8 +111,9 @@ final class RasterizerIdentityTests: XCTestCase {
         let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: shapes.count)
         results.initialize(repeating: [])
         defer { results.deallocate() }
+        let output = DisjointWrites(results)
         DispatchQueue.concurrentPerform(iterations: shapes.count) { i in
-            results[i] = Rasterizer.coverage(of: shapes[i], in: region).denseValues()
+            output.value[i] = Rasterizer.coverage(of: shapes[i], in: region).denseValues()
         }
         for i in shapes.indices {
             XCTAssertEqual(results[i], expected[i], "shape \(i)")

@@ -138,7 +138,7 @@ final class SceneDecoderTests: XCTestCase {
     }
 
     /// One-op scenes: the op's JSON, the SceneOp it must decode to, and a check of the context after replay.
-    private static let opCases: [(json: String, op: SceneOp, check: (GraphicsContext) -> Bool)] = {
+    private static let opCases: [(json: String, op: SceneOp, check: @Sendable (GraphicsContext) -> Bool)] = {
         let red = Color(red: 1, green: 0, blue: 0)
         let half = Color(red: 0, green: 0.5, blue: 1, alpha: 0.25)
         let stops = [GradientStop(offset: 0, color: red), GradientStop(offset: 0.5, color: half), GradientStop(offset: 0.5, color: .white)]

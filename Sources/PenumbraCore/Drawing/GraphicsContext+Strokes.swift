@@ -51,8 +51,9 @@ extension GraphicsContext {
         } else {
             // Interleaved: thread t outlines strokes t, t + threads, ... (strokes in a scene tend
             // to come in runs of similar cost).
+            let output = DisjointWrites(shapes)
             DispatchQueue.concurrentPerform(iterations: threads) { t in
-                for i in stride(from: t, to: strokes.count, by: threads) { shapes[i] = strokes[i].outline() }
+                for i in stride(from: t, to: strokes.count, by: threads) { output.value[i] = strokes[i].outline() }
             }
         }
         var dropped = Set<Int>()

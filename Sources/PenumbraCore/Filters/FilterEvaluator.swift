@@ -111,8 +111,9 @@ public struct FilterEvaluator: Sendable {
             // Rows in two halves on two threads for large regions (each pixel is independent).
             let parts = w * h >= 1 << 16 ? min(2, Parallelism.maxThreads) : 1
             out.pixels.withUnsafeMutableBufferPointer { buffer in
-                let px = buffer.baseAddress!
+                let pixels = DisjointWrites(buffer.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let px = pixels.value
                     for row in (h * part / parts)..<(h * (part + 1) / parts) {
                         var i = row * w * 4
                         for col in 0..<w {

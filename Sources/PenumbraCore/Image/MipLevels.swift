@@ -108,7 +108,8 @@ public enum MipLevels {
                 }
                 let bands = min(Parallelism.maxThreads, oh, rect.width * rect.height / (256 * 1024))
                 if bands > 1 {
-                    DispatchQueue.concurrentPerform(iterations: bands) { b in strips(oh * b / bands..<oh * (b + 1) / bands) }
+                    let work = DisjointWrites(strips)
+                    DispatchQueue.concurrentPerform(iterations: bands) { b in work.value(oh * b / bands..<oh * (b + 1) / bands) }
                 } else {
                     strips(0..<oh)
                 }

@@ -8,3 +8,11 @@ public enum Parallelism {
     /// Threads a large job may be split over: the machine's active cores, at most 8.
     public static let maxThreads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
 }
+
+/// A value (a buffer's pointer, a function writing through one) handed to the threads of one
+/// `concurrentPerform` whose iterations write disjoint parts of the memory behind it and finish
+/// before it returns: the one place where such sharing is declared safe to the compiler.
+package struct DisjointWrites<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}
