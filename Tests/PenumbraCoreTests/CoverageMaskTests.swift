@@ -1,6 +1,7 @@
 import XCTest
 import PenumbraTestSupport
 @testable import PenumbraCore
+@_spi(Stages) import PenumbraCore
 
 /// The sparse coverage mask: spans against its dense values, and the rasterizer's use of it.
 final class CoverageMaskTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import PenumbraTestSupport
 @testable import PenumbraCore
+@_spi(Stages) import PenumbraCore
 
 /// The optimised rasterizer (reused scratch, single-write resolve) against a verbatim copy of
 /// the original: every coverage value must be bit-identical, not merely close.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraCore
+@_spi(Stages) import PenumbraCore
 
 
 /// Coverage against exact geometry: the rasterizer computes each pixel's covered area.

@@ -4,6 +4,7 @@
 // so RasterizerIdentityTests can demand bit-identical output.
 
 @testable import PenumbraCore
+@_spi(Stages) import PenumbraCore
 
 /// `Rasterizer.coverage` on the dense `ReferenceAccumulator`.
 func referenceCoverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {

@@ -8,6 +8,7 @@ import Benchmark
 import Foundation
 import Penumbra
 import PenumbraCPU
+@_spi(Stages) import PenumbraCore
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

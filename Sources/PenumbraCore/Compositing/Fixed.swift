@@ -13,20 +13,20 @@
 //   (4096 is 1), signed where an intermediate can leave that range.
 
 /// The integer operations the compositing formulas are written with.
-public enum Fixed {
+@usableFromInline package enum Fixed {
     /// `round(x / 255)` (halves cannot occur) for 0 <= x <= 65_535 + 127: the product of two
     /// U8 values, or a sum of such products already clamped to 255 x 255.
     /// `(t + (t >> 8)) >> 8` with `t = x + 128` (exact on that range; FixedTests checks
     /// every value against `(x + 127) / 255`).
     @inlinable @inline(__always)
-    public static func div255(_ x: Int32) -> Int32 {
+    @usableFromInline package static func div255(_ x: Int32) -> Int32 {
         let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
     }
 
     /// Lane-wise `div255`.
     @inlinable @inline(__always)
-    public static func div255(_ x: SIMD4<Int32>) -> SIMD4<Int32> {
+    @usableFromInline package static func div255(_ x: SIMD4<Int32>) -> SIMD4<Int32> {
         let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
     }
@@ -34,23 +34,23 @@ public enum Fixed {
     /// Rounds a Q12 product down to Q12, halves up: `(x + 2048) >> 12` (an arithmetic shift,
     /// so negative values round the same way: floor((x + 2048) / 4096)).
     @inlinable @inline(__always)
-    public static func roundQ12(_ x: Int32) -> Int32 { (x &+ 2048) &>> 12 }
+    @usableFromInline package static func roundQ12(_ x: Int32) -> Int32 { (x &+ 2048) &>> 12 }
 
     /// Lane-wise `roundQ12`.
     @inlinable @inline(__always)
-    public static func roundQ12(_ x: SIMD4<Int32>) -> SIMD4<Int32> { (x &+ 2048) &>> 12 }
+    @usableFromInline package static func roundQ12(_ x: SIMD4<Int32>) -> SIMD4<Int32> { (x &+ 2048) &>> 12 }
 
     /// `a / b` truncated towards zero, for b > 0, written on magnitudes so that it means the
     /// same in GLSL (whose `/` on negative operands is not to be relied on).
     @inlinable @inline(__always)
-    public static func divideTruncating(_ a: Int32, _ b: Int32) -> Int32 {
+    @usableFromInline package static func divideTruncating(_ a: Int32, _ b: Int32) -> Int32 {
         a >= 0 ? a / b : -((-a) / b)
     }
 
     /// `floor(sqrt(n))`, bit by bit (the method every integer square root of this kind uses:
     /// 16 steps of compare and subtract), exact for every 32-bit n.
     @inlinable
-    public static func squareRoot(_ n: UInt32) -> UInt32 {
+    @usableFromInline package static func squareRoot(_ n: UInt32) -> UInt32 {
         var remainder = n, root: UInt32 = 0, bit: UInt32 = 1 << 30
         for _ in 0..<16 {
             if remainder >= root &+ bit {
@@ -68,7 +68,7 @@ public enum Fixed {
     /// comparisons (the floor is unique, so any exact method gives these bits; GLSL's
     /// squareRoot64 decides each bit of the root instead).
     @inlinable
-    public static func squareRoot(_ n: UInt64) -> UInt64 {
+    @usableFromInline package static func squareRoot(_ n: UInt64) -> UInt64 {
         var r = UInt64(Double(n).squareRoot())
         while r > 0, r.multipliedReportingOverflow(by: r).overflow || r * r > n { r -= 1 }
         while case let (next, false) = (r + 1).multipliedReportingOverflow(by: r + 1), next <= n { r += 1 }
@@ -78,7 +78,7 @@ public enum Fixed {
     /// A U8 channel of `alpha` un-premultiplied to Q12: `(c x 4096 + a / 2) / a`, at most 4096;
     /// 0 when a is 0.
     @inlinable @inline(__always)
-    public static func unpremultipliedQ12(_ c: Int32, alpha a: Int32) -> Int32 {
+    @usableFromInline package static func unpremultipliedQ12(_ c: Int32, alpha a: Int32) -> Int32 {
         guard a > 0 else { return 0 }
         return Swift.min(4096, (c &* 4096 &+ (a >> 1)) / a)
     }
@@ -87,7 +87,7 @@ public enum Fixed {
     /// where shared Swift code (one evaluation, never a GPU's) turns a number given in a scene
     /// (a colour, an alpha) into a stored value.
     @inlinable
-    public static func unit8(_ v: Double) -> UInt8 {
+    @usableFromInline package static func unit8(_ v: Double) -> UInt8 {
         let x = v * 255 + 0.5
         if !(x > 0) { return 0 }
         if x >= 255 { return 255 }
@@ -98,7 +98,7 @@ public enum Fixed {
 extension Color {
     /// The colour premultiplied and stored as U8 lanes (r, g, b, a): each `unit8` of the
     /// premultiplied Double components.
-    public var premultiplied8: SIMD4<UInt8> {
+    @usableFromInline package var premultiplied8: SIMD4<UInt8> {
         let p = premultiplied
         return SIMD4(Fixed.unit8(p[0]), Fixed.unit8(p[1]), Fixed.unit8(p[2]), Fixed.unit8(p[3]))
     }

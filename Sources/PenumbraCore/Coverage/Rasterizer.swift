@@ -34,9 +34,10 @@
 
 
 /// Computes anti-aliased coverage masks of device shapes.
-public enum Rasterizer {
+/// Not API: the stage benchmarks (Benchmarks/, a package of their own) reach it as SPI.
+@_spi(Stages) public enum Rasterizer {
     /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
-    public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
+    @_spi(Stages) public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
         return AccumulationScratch.withScratch { scratch -> CoverageMask in
             var acc = Accumulator(width: region.width, height: region.height, scratch: scratch)
@@ -53,7 +54,7 @@ public enum Rasterizer {
     }
 
     /// The pixel region a shape can touch, within `bounds` (nil when it touches none).
-    public static func region(of shape: DeviceShape, within bounds: PixelRect) -> PixelRect? {
+    @_spi(Stages) public static func region(of shape: DeviceShape, within bounds: PixelRect) -> PixelRect? {
         guard let b = shape.bounds else { return nil }
         let r = PixelRect(enclosing: b).intersection(bounds)
         return r.isEmpty ? nil : r

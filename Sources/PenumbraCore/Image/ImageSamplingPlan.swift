@@ -27,18 +27,18 @@
 // the level-0 position shifted right by the level (FixedImageAxis.levelPair).
 
 /// A Q24 affine function of the device pixel: `base + stepX x + stepY y`, wrapping in 64 bits.
-public struct FixedAffine: Hashable, Sendable {
-    public var base: Int64, stepX: Int64, stepY: Int64
+@usableFromInline package struct FixedAffine: Hashable, Sendable {
+    @usableFromInline package var base: Int64, stepX: Int64, stepY: Int64
 
     /// Rounds a Double affine map (value at device pixel (0, 0), steps per pixel) to Q24.
-    public init(value: Double, stepX: Double, stepY: Double) {
+    @usableFromInline package init(value: Double, stepX: Double, stepY: Double) {
         base = FixedAffine.q24(value); self.stepX = FixedAffine.q24(stepX); self.stepY = FixedAffine.q24(stepY)
     }
 
-    public init(base: Int64, stepX: Int64, stepY: Int64) { self.base = base; self.stepX = stepX; self.stepY = stepY }
+    @usableFromInline package init(base: Int64, stepX: Int64, stepY: Int64) { self.base = base; self.stepX = stepX; self.stepY = stepY }
 
     /// `round(v x 2^24)`, clamped to +-2^62 (0 for NaN): the one conversion of a position to Q24.
-    public static func q24(_ v: Double) -> Int64 {
+    @usableFromInline package static func q24(_ v: Double) -> Int64 {
         let x = (v * 16_777_216).rounded()
         guard x == x else { return 0 }
         return Int64(max(-0x1p62, min(0x1p62, x)))
@@ -46,33 +46,33 @@ public struct FixedAffine: Hashable, Sendable {
 
     /// The value at device pixel (x, y).
     @inlinable @inline(__always)
-    public func at(_ x: Int, _ y: Int) -> Int64 { base &+ stepX &* Int64(x) &+ stepY &* Int64(y) }
+    @usableFromInline package func at(_ x: Int, _ y: Int) -> Int64 { base &+ stepX &* Int64(x) &+ stepY &* Int64(y) }
 }
 
 /// One region of an axis: its map and the span of texels its samples are clamped to.
-public struct FixedSliceRegion: Hashable, Sendable {
+@usableFromInline package struct FixedSliceRegion: Hashable, Sendable {
     /// q for a stretched (or plain) region; the offset u into the tile for a tiled one.
-    public var map: FixedAffine
+    @usableFromInline package var map: FixedAffine
     /// The tile's length in Q24 pixels (0: not tiled).
-    public var tile: Int64
+    @usableFromInline package var tile: Int64
     /// For a tiled region, q at the tile's start (pixel start - 0.5, Q24).
-    public var tileStart: Int64
+    @usableFromInline package var tileStart: Int64
     /// The first and last texel samples are clamped to.
-    public var first: Int32, last: Int32
+    @usableFromInline package var first: Int32, last: Int32
 }
 
 /// One axis of an image draw in fixed point.
-public struct FixedImageAxis: Hashable, Sendable {
+@usableFromInline package struct FixedImageAxis: Hashable, Sendable {
     /// The distance into the destination rectangle (Q24 points); chooses the region.
-    public var distance: FixedAffine
+    @usableFromInline package var distance: FixedAffine
     /// Region 0 where distance < leadingEnd; region 2 where distance >= trailingStart; else 1.
-    public var leadingEnd: Int64, trailingStart: Int64
+    @usableFromInline package var leadingEnd: Int64, trailingStart: Int64
     /// Leading cap, middle (or the whole plain axis), trailing cap.
-    public var regions: [FixedSliceRegion]
+    @usableFromInline package var regions: [FixedSliceRegion]
 
     /// The texel pair's first texel and the bilinear weight (0...255) at device pixel (x, y).
     @inlinable @inline(__always)
-    public func sample(_ x: Int, _ y: Int) -> (x0: Int32, x1: Int32, weight: Int32) {
+    @usableFromInline package func sample(_ x: Int, _ y: Int) -> (x0: Int32, x1: Int32, weight: Int32) {
         let index = regionIndex(x, y)
         let region = regions[index]
         return FixedImageAxis.pair(position(index, x, y), region.first, region.last)
@@ -80,7 +80,7 @@ public struct FixedImageAxis: Hashable, Sendable {
 
     /// The region of device pixel (x, y): 0, 1 or 2.
     @inlinable @inline(__always)
-    public func regionIndex(_ x: Int, _ y: Int) -> Int {
+    @usableFromInline package func regionIndex(_ x: Int, _ y: Int) -> Int {
         guard leadingEnd > Int64.min || trailingStart < Int64.max else { return 1 }
         let d = distance.at(x, y)
         return d < leadingEnd ? 0 : (d >= trailingStart ? 2 : 1)
@@ -88,7 +88,7 @@ public struct FixedImageAxis: Hashable, Sendable {
 
     /// q (the sample position - 0.5, Q24, level 0) of device pixel (x, y) in region `index`.
     @inlinable @inline(__always)
-    public func position(_ index: Int, _ x: Int, _ y: Int) -> Int64 {
+    @usableFromInline package func position(_ index: Int, _ x: Int, _ y: Int) -> Int64 {
         let region = regions[index]
         var q = region.map.at(x, y)
         if region.tile > 0 { q = region.tileStart &+ FixedImageAxis.modulo(q, region.tile) }
@@ -97,14 +97,14 @@ public struct FixedImageAxis: Hashable, Sendable {
 
     /// `u mod m` for m > 0, in 0..<m (floor semantics).
     @inlinable @inline(__always)
-    public static func modulo(_ u: Int64, _ m: Int64) -> Int64 {
+    @usableFromInline package static func modulo(_ u: Int64, _ m: Int64) -> Int64 {
         let r = u % m
         return r < 0 ? r + m : r
     }
 
     /// The texels floor(q) and floor(q) + 1 clamped to first...last, and the 8-bit weight.
     @inlinable @inline(__always)
-    public static func pair(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
+    @usableFromInline package static func pair(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
         let i = Int32(truncatingIfNeeded: max(-(1 << 30), min(1 << 30, q >> 24)))
         let weight = Int32(truncatingIfNeeded: (q >> 16) & 255)
         return (min(last, max(first, i)), min(last, max(first, i &+ 1)), weight)
@@ -113,7 +113,7 @@ public struct FixedImageAxis: Hashable, Sendable {
     /// `none`: the texel under the sample point q + 0.5, the lower one on an exact boundary
     /// (ceil(q + 0.5) - 1 = (q + 2^23 - 1) >> 24), clamped, as a pair of one texel with weight 0.
     @inlinable @inline(__always)
-    public static func nearest(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
+    @usableFromInline package static func nearest(_ q: Int64, _ first: Int32, _ last: Int32) -> (x0: Int32, x1: Int32, weight: Int32) {
         let i = Int32(truncatingIfNeeded: max(-(1 << 30), min(1 << 30, (q &+ (1 << 23) &- 1) >> 24)))
         let t = min(last, max(first, i))
         return (t, t, 0)
@@ -124,7 +124,7 @@ public struct FixedImageAxis: Hashable, Sendable {
     /// divided by 2^level, floor), its pair clamped to 0...last and moved by `origin` (the
     /// level's place in the atlas).
     @inlinable @inline(__always)
-    public static func levelPair(_ q: Int64, first: Int32, level: Int32, last: Int32, origin: Int32)
+    @usableFromInline package static func levelPair(_ q: Int64, first: Int32, level: Int32, last: Int32, origin: Int32)
         -> (x0: Int32, x1: Int32, weight: Int32) {
         let qL = ((q &- (Int64(first) << 24) &+ (1 << 23)) >> Int64(level)) &- (1 << 23)
         let p = pair(qL, 0, last)
@@ -133,19 +133,19 @@ public struct FixedImageAxis: Hashable, Sendable {
 }
 
 /// Both axes of an image draw, and what a renderer needs beside them.
-public struct ImageSamplingPlan: Hashable, Sendable {
-    public var horizontal: FixedImageAxis
-    public var vertical: FixedImageAxis
+@usableFromInline package struct ImageSamplingPlan: Hashable, Sendable {
+    @usableFromInline package var horizontal: FixedImageAxis
+    @usableFromInline package var vertical: FixedImageAxis
     /// `interpolation: none`: the texel under the sample point instead of the bilinear mix.
-    public var nearest = false
+    @usableFromInline package var nearest = false
     /// Per region pair (index 3 x vertical region + horizontal region): its mip level and where
     /// that level lies in the atlas (ImageSamplingPlan+Mipmaps.swift); level 0 samples the image.
-    public var levels: [MipRegionLevel] = Array(repeating: .image, count: 9)
+    @usableFromInline package var levels: [MipRegionLevel] = Array(repeating: .image, count: 9)
     /// The atlas of the levels above 0 that this draw samples; nil when it samples none.
-    public var mipmaps: MipAtlasLayout?
+    @usableFromInline package var mipmaps: MipAtlasLayout?
 
     /// The plan of `draw` with the paint moved by `offset` (a shadow's), device pixels.
-    public init(_ draw: ImageDraw, offset: Point = .zero) {
+    @usableFromInline package init(_ draw: ImageDraw, offset: Point = .zero) {
         let inverse = draw.transform.inverted() ?? .identity
         // The pixel centre of device pixel (0, 0), moved, in user space, and the steps per pixel.
         let origin = inverse.apply(Point(x: 0.5 - offset.x, y: 0.5 - offset.y))
@@ -172,7 +172,7 @@ public struct ImageSamplingPlan: Hashable, Sendable {
     /// Where device pixel (x, y) samples: the horizontal and vertical texel pairs, in the image
     /// (`inAtlas` false) or in the mip atlas.
     @inlinable @inline(__always)
-    public func sample(_ x: Int, _ y: Int)
+    @usableFromInline package func sample(_ x: Int, _ y: Int)
         -> (h: (x0: Int32, x1: Int32, weight: Int32), v: (x0: Int32, x1: Int32, weight: Int32), inAtlas: Bool) {
         let rx = horizontal.regionIndex(x, y), ry = vertical.regionIndex(x, y)
         let qx = horizontal.position(rx, x, y), qy = vertical.position(ry, x, y)
@@ -191,7 +191,7 @@ public struct ImageSamplingPlan: Hashable, Sendable {
     /// A layer's plan: texel (i, j) of a bitmap placed 1:1 with its top-left at `frame`'s corner,
     /// moved by `offset`; samples outside it are clamped to one transparent texel border (the
     /// renderer reads outside texels as 0).
-    public init(layerFrame frame: PixelRect, offset: Point) {
+    @usableFromInline package init(layerFrame frame: PixelRect, offset: Point) {
         func axis(_ corner: Int, _ move: Double, _ pixels: Int, horizontal: Bool) -> FixedImageAxis {
             // q = x + 0.5 - move - corner - 0.5
             let map = FixedAffine(value: -move - Double(corner), stepX: horizontal ? 1 : 0, stepY: horizontal ? 0 : 1)
@@ -205,7 +205,7 @@ public struct ImageSamplingPlan: Hashable, Sendable {
     /// One axis: a plain map `local / destination x pixels`, or the nine-slice regions of
     /// UIKit (caps at natural size, shrunk proportionally when they do not fit, a stretched or
     /// tiled middle), each region sampled as an image of its own.
-    package static func axis(_ local: (value: Double, stepX: Double, stepY: Double), destination: Double, pixels: Int,
+    @usableFromInline package static func axis(_ local: (value: Double, stepX: Double, stepY: Double), destination: Double, pixels: Int,
                      scale: Double, leadingCap: Double, trailingCap: Double, mode: ResizingMode?) -> FixedImageAxis {
         axisAndSteps(local, destination: destination, pixels: pixels, scale: scale, leadingCap: leadingCap,
                      trailingCap: trailingCap, mode: mode).axis
@@ -272,7 +272,7 @@ public struct ImageSamplingPlan: Hashable, Sendable {
 /// The bilinear mix of four U8 texels with 8-bit weights wx, wy:
 /// `((256 - wx)(256 - wy) t00 + wx (256 - wy) t10 + (256 - wx) wy t01 + wx wy t11 + 2^15) >> 16`.
 @inlinable @inline(__always)
-public func bilinearMix(_ t00: SIMD4<Int32>, _ t10: SIMD4<Int32>, _ t01: SIMD4<Int32>, _ t11: SIMD4<Int32>,
+@usableFromInline package func bilinearMix(_ t00: SIMD4<Int32>, _ t10: SIMD4<Int32>, _ t01: SIMD4<Int32>, _ t11: SIMD4<Int32>,
                         _ wx: Int32, _ wy: Int32) -> SIMD4<Int32> {
     let top = t00 &* (256 &- wx) &+ t10 &* wx
     let bottom = t01 &* (256 &- wx) &+ t11 &* wx

@@ -12,12 +12,12 @@ import Glibc
 #endif
 
 /// Kernel advice for large pixel buffers.
-public enum LargeBuffers {
+@usableFromInline package enum LargeBuffers {
     /// Buffers below this many bytes are left alone.
-    public static let threshold = 4 << 20
+    @usableFromInline package static let threshold = 4 << 20
 
     /// Advises huge pages for the whole 2 MiB pages inside `buffer`, before it is first written.
-    public static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    @usableFromInline package static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
         guard buffer.count >= threshold, let base = buffer.baseAddress else { return }
         let huge = 2 << 20

@@ -25,10 +25,10 @@
 import Dispatch
 
 /// The mip level rule and the 2 x 2 reduction.
-public enum MipLevels {
+@usableFromInline package enum MipLevels {
     /// The level for a device-to-image Jacobian determinant `d` (image pixels² per device pixel²):
     /// the largest k in 0...maxLevel with |d| >= 4^k (0 for NaN).
-    public static func level(jacobianDeterminant d: Double, maxLevel: Int) -> Int {
+    @usableFromInline package static func level(jacobianDeterminant d: Double, maxLevel: Int) -> Int {
         let magnitude = abs(d)
         var level = 0
         while level < maxLevel, magnitude >= Double(sign: .plus, exponent: 2 * (level + 1), significand: 1) { level += 1 }
@@ -36,14 +36,14 @@ public enum MipLevels {
     }
 
     /// The first level at which an image of `width` x `height` is 1 x 1 (0 for a single pixel).
-    public static func maxLevel(width: Int, height: Int) -> Int {
+    @usableFromInline package static func maxLevel(width: Int, height: Int) -> Int {
         var level = 0, w = max(1, width), h = max(1, height)
         while w > 1 || h > 1 { w = (w + 1) / 2; h = (h + 1) / 2; level += 1 }
         return level
     }
 
     /// `ceil(n / 2^level)`: an axis of n pixels at that level.
-    @inlinable public static func size(_ n: Int, level: Int) -> Int {
+    @inlinable package static func size(_ n: Int, level: Int) -> Int {
         level == 0 ? n : ((n - 1) >> level) + 1
     }
 
@@ -64,7 +64,7 @@ public enum MipLevels {
 
     /// The next level of the `rect` texels of `source`: ceil(w / 2) x ceil(h / 2), each pixel the
     /// round-half-up average of its 2 x 2 block, the last column or row repeated when odd.
-    public static func reduce(_ source: Bitmap, _ rect: PixelRect) -> Bitmap { reduce(source, rect, levels: 1) }
+    @usableFromInline package static func reduce(_ source: Bitmap, _ rect: PixelRect) -> Bitmap { reduce(source, rect, levels: 1) }
 
     /// The level `levels` (>= 1) below the `rect` texels of `source`, exactly as `levels`
     /// successive ``reduce(_:_:)`` calls, without keeping the levels in between: each strip of
@@ -72,7 +72,7 @@ public enum MipLevels {
     /// rows (a 4000 x 3000 photo's level 3 no longer allocates 15 MB of levels 1 and 2).
     /// Output rows are independent: large outputs are cut into bands, one per thread (the same
     /// bytes for any thread count).
-    public static func reduce(_ source: Bitmap, _ rect: PixelRect, levels k: Int) -> Bitmap {
+    @usableFromInline package static func reduce(_ source: Bitmap, _ rect: PixelRect, levels k: Int) -> Bitmap {
         precondition(k >= 1)
         guard rect.width > 0, rect.height > 0 else { return Bitmap(width: 0, height: 0) }
         let widths = (0...k).map { size(rect.width, level: $0) }, heights = (0...k).map { size(rect.height, level: $0) }

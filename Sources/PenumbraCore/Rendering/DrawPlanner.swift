@@ -15,37 +15,37 @@
 import Foundation
 
 /// What a renderer needs, besides the paint, to execute one draw.
-public struct PlannedDraw: Sendable {
+@usableFromInline package struct PlannedDraw: Sendable {
     /// The coverage of the draw's clip chain over the target's frame (nil: no clip).
-    public let clip: CoverageMask?
+    @usableFromInline package let clip: CoverageMask?
     /// The shadow to composite first (nil: no shadow, or one that changes no pixel).
-    public let shadow: ShadowPlan?
+    @usableFromInline package let shadow: ShadowPlan?
     /// The draw itself (nil: it changes no pixel).
-    public let op: OpPlan?
+    @usableFromInline package let op: OpPlan?
 }
 
 /// One draw before planning: its geometry, the frame of the target it draws into, its state.
-public struct DrawInput: Sendable {
-    public let geometry: DrawGeometry
-    public let frame: PixelRect
-    public let state: CompositeState
+@usableFromInline package struct DrawInput: Sendable {
+    @usableFromInline package let geometry: DrawGeometry
+    @usableFromInline package let frame: PixelRect
+    @usableFromInline package let state: CompositeState
 }
 
 /// The draws of a display list in the order renderers draw them (layers left open are closed at
 /// the end), with the frame of the target each draws into.
-public struct DrawSequence: Sendable, Sequence, IteratorProtocol {
+@usableFromInline package struct DrawSequence: Sendable, Sequence, IteratorProtocol {
     private let list: DisplayList
     private var nextCommand = 0
     private var frame: PixelRect
     /// The frames (and states) of the targets below the open layers.
     private var layers: [(frame: PixelRect, state: CompositeState)] = []
 
-    public init(_ list: DisplayList) {
+    @usableFromInline package init(_ list: DisplayList) {
         self.list = list
         frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
     }
 
-    public mutating func next() -> DrawInput? {
+    @usableFromInline package mutating func next() -> DrawInput? {
         while nextCommand < list.commands.count {
             let command = list.commands[nextCommand]
             nextCommand += 1
@@ -74,26 +74,26 @@ public struct DrawSequence: Sendable, Sequence, IteratorProtocol {
 
 /// Plans a display list's draws: in order with `next()`, or one draw at a time from any thread
 /// with `plan(_:)`.
-public final class DrawPlanner: @unchecked Sendable {
+@usableFromInline package final class DrawPlanner: @unchecked Sendable {
     private let clips: [ClipNode]
     private var sequence: DrawSequence
     /// Clip coverage per clip node; clip nodes never span a layer boundary, so one frame serves each.
     private var clipMasks: [Int: CoverageMask] = [:]
     private let lock = NSLock()
 
-    public init(_ list: DisplayList) {
+    @usableFromInline package init(_ list: DisplayList) {
         clips = list.clips
         sequence = DrawSequence(list)
     }
 
     /// The frame a layer opened with `state` over `frame` has: grown so that content outside
     /// it can still cast its shadow in.
-    public static func layerFrame(for state: CompositeState, over frame: PixelRect) -> PixelRect {
+    @usableFromInline package static func layerFrame(for state: CompositeState, over frame: PixelRect) -> PixelRect {
         frame.grown(by: ShadowPlan.margin(for: state.shadow))
     }
 
     /// The device shape an image covers: its transformed destination rectangle.
-    public static func coverageShape(of image: ImageDraw) -> DeviceShape {
+    @usableFromInline package static func coverageShape(of image: ImageDraw) -> DeviceShape {
         let r = image.rect, t = image.transform
         let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
         return DeviceShape(contours: [corners.map(t.apply)], rule: .nonzero)
@@ -101,10 +101,10 @@ public final class DrawPlanner: @unchecked Sendable {
 
     /// The plan of the next draw, nil after the last one (including the composites of layers
     /// left open at the end). Not for concurrent use.
-    public func next() -> PlannedDraw? { sequence.next().map(plan) }
+    @usableFromInline package func next() -> PlannedDraw? { sequence.next().map(plan) }
 
     /// The plan of one draw of this planner's list. Safe to call from several threads at once.
-    public func plan(_ input: DrawInput) -> PlannedDraw {
+    @usableFromInline package func plan(_ input: DrawInput) -> PlannedDraw {
         let geometry = input.geometry, frame = input.frame, state = input.state
         let clip = state.clip.map { clipMask($0, within: frame) }
         let shadow = state.shadow.flatMap {

@@ -15,26 +15,26 @@
 // (RadialGradientPlan, below) and gives t16 directly.
 
 /// A gradient's stops in fixed point.
-public struct GradientRamp: Hashable, Sendable {
+@usableFromInline package struct GradientRamp: Hashable, Sendable {
     /// Q16 offsets, non-decreasing.
-    public let offsets: [Int32]
+    @usableFromInline package let offsets: [Int32]
     /// Premultiplied U8 colours.
-    public let colors: [SIMD4<Int32>]
+    @usableFromInline package let colors: [SIMD4<Int32>]
 
-    public init(_ stops: [GradientStop]) {
+    @usableFromInline package init(_ stops: [GradientStop]) {
         offsets = stops.map { Int32(max(0, min(65536, ($0.offset * 65536).rounded()))) }
         colors = stops.map { SIMD4<Int32>(truncatingIfNeeded: $0.color.premultiplied8) }
     }
 
     /// The colour at t24 (Q24, clamped to [0, 2^24] here).
     @inlinable
-    public func color(atQ24 t24: Int64) -> SIMD4<Int32> {
+    @usableFromInline package func color(atQ24 t24: Int64) -> SIMD4<Int32> {
         color(atQ16: Int32(truncatingIfNeeded: (max(0, min(1 << 24, t24)) + 128) >> 8))
     }
 
     /// The colour at t16 (Q16, in [0, 65536]).
     @inlinable
-    public func color(atQ16 t16: Int32) -> SIMD4<Int32> {
+    @usableFromInline package func color(atQ16 t16: Int32) -> SIMD4<Int32> {
         guard let first = offsets.first, let last = offsets.last else { return .zero }
         if t16 < first { return colors[0] }
         if t16 >= last { return colors[colors.count - 1] }
@@ -47,12 +47,12 @@ public struct GradientRamp: Hashable, Sendable {
 }
 
 /// A linear gradient's parameter in fixed point.
-public struct LinearGradientPlan: Hashable, Sendable {
+@usableFromInline package struct LinearGradientPlan: Hashable, Sendable {
     /// t24 at device pixel (x, y); nil when the gradient draws nothing (start == end).
-    public let parameter: FixedAffine?
+    @usableFromInline package let parameter: FixedAffine?
 
     /// The plan of `gradient` (linear) with the paint moved by `offset`, device pixels.
-    public init(_ gradient: GradientDraw, offset: Point = .zero) {
+    @usableFromInline package init(_ gradient: GradientDraw, offset: Point = .zero) {
         guard case .linear(let start, let end) = gradient.kind else { parameter = nil; return }
         let d = end - start
         let len2 = d.dot(d)
@@ -66,7 +66,7 @@ public struct LinearGradientPlan: Hashable, Sendable {
 
     /// Whether a gradient with these extensions draws at t24.
     @inlinable @inline(__always)
-    public static func draws(_ t24: Int64, extendStart: Bool, extendEnd: Bool) -> Bool {
+    @usableFromInline package static func draws(_ t24: Int64, extendStart: Bool, extendEnd: Bool) -> Bool {
         t24 < 0 ? extendStart : (t24 > 1 << 24 ? extendEnd : true)
     }
 }

@@ -20,17 +20,17 @@ import Foundation
 
 /// The plans of a display list's draws, in order, computed ahead on worker threads.
 /// One consumer calls `next()`; dropping the PlanAhead stops the workers.
-public final class PlanAhead {
+@usableFromInline package final class PlanAhead {
     private let planner: DrawPlanner
     private let channel: Channel?
     private var consumed = 0
 
     /// Lists shorter than this are planned on the consumer's thread.
-    public static let minimumCommands = 8
+    @usableFromInline package static let minimumCommands = 8
 
     /// Starts planning `list`, at most `depth` draws ahead of the consumer, on `workers` threads
     /// (nil: Parallelism.maxThreads).
-    public init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil) {
+    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil) {
         planner = DrawPlanner(list)
         let workerCount = max(1, min(workers ?? Parallelism.maxThreads, depth))
         guard list.commands.count >= PlanAhead.minimumCommands, Parallelism.maxThreads > 1 || workers != nil else {
@@ -50,7 +50,7 @@ public final class PlanAhead {
     deinit { channel?.stop() }
 
     /// The plan of the next draw, nil after the last. Blocks until a worker has it.
-    public func next() -> PlannedDraw? {
+    @usableFromInline package func next() -> PlannedDraw? {
         guard let channel else { return planner.next() }
         guard consumed < channel.draws.count else { return nil }
         let draw = channel.take(consumed)

@@ -23,21 +23,21 @@
 // With A24 = 0 (the focus on the end circle) only tc exists: C / 2b.
 
 /// A radial gradient's parameter in fixed point.
-public struct RadialGradientPlan: Hashable, Sendable {
+@usableFromInline package struct RadialGradientPlan: Hashable, Sendable {
     /// q = (p - c0) / L at device pixel p, Q24.
-    public let qx: FixedAffine, qy: FixedAffine
+    @usableFromInline package let qx: FixedAffine, qy: FixedAffine
     /// cd.x, cd.y, r0 and dr in Q16 units of L.
-    public let cdx: Int32, cdy: Int32, r0: Int32, dr: Int32
+    @usableFromInline package let cdx: Int32, cdy: Int32, r0: Int32, dr: Int32
     /// A = cd.cd - dr^2 in Q24.
-    public let a24: Int32
-    public let extendStart: Bool, extendEnd: Bool
+    @usableFromInline package let a24: Int32
+    @usableFromInline package let extendStart: Bool, extendEnd: Bool
 
     /// The largest |t16| a root is clamped to.
-    public static let limit: Int64 = 1 << 40
+    @usableFromInline package static let limit: Int64 = 1 << 40
 
     /// The plan of `gradient` (radial) with the paint moved by `offset` device pixels; nil when it
     /// draws nothing (both radii and the centre distance zero, or non-finite).
-    public init?(_ gradient: GradientDraw, offset: Point = .zero) {
+    @usableFromInline package init?(_ gradient: GradientDraw, offset: Point = .zero) {
         guard case .radial(let c0, let r0, let c1, let r1) = gradient.kind else { return nil }
         let cd = c1 - c0
         let largest = max(abs(cd.x), abs(cd.y), r0, r1)
@@ -58,7 +58,7 @@ public struct RadialGradientPlan: Hashable, Sendable {
 
     /// t16 at device pixel (x, y), nil where the gradient draws nothing.
     @inlinable
-    public func parameter(_ x: Int, _ y: Int) -> Int64? {
+    @usableFromInline package func parameter(_ x: Int, _ y: Int) -> Int64? {
         var px = qx.at(x, y), py = qy.at(x, y)
         let width = 64 - max(px.magnitude, py.magnitude).leadingZeroBitCount
         let shift = 8 + max(0, width - 34)
