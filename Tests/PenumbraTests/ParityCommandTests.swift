@@ -37,7 +37,8 @@ final class ParityCommandTests: XCTestCase {
     /// Skips (or fails under CI=true) without a GPU context: parity needs both backends.
     func requireGPU() throws {
         do { _ = try GPURenderer() } catch {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI=true and no GPU context: \(error)") }
+            // Under CI=true the test fails (the error is thrown), never skips.
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI=true and no GPU context: \(error)"); throw error }
             throw XCTSkip("no headless EGL/GLES 3 context: \(error)")
         }
     }

@@ -96,7 +96,11 @@ final class RenderPipelineTests: XCTestCase {
     }
 
     func testAGPUFailureInTheMiddlePropagatesAndAutoFallsBackToTheCPU() throws {
-        guard let gpu = try renderers().first(where: { $0.0 == "gpu" })?.1 as? GPURenderer else { throw XCTSkip("no GPU") }
+        guard let gpu = try renderers().first(where: { $0.0 == "gpu" })?.1 as? GPURenderer else {
+            // renderers() has already failed the test under CI=true; skip only outside CI.
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return }
+            throw XCTSkip("no GPU")
+        }
         let tooWide = DisplayList(width: gpu.maxTextureSize + 1, height: 1, scale: 1, background: .white)
         let lists = try Array(self.lists().prefix(3))
         var delivered: [Int] = []
