@@ -42,7 +42,7 @@ extension Backend {
             return RendererChoice(renderer: renderer, note: nil)
         case .auto:
             do {
-                let renderer = AutoRenderer(gpu: try Backend.makeHardwareGPURenderer())
+                let renderer = AutoRenderer(gpu: try Backend.makeGPURenderer(hardwareOnly: true))
                 return RendererChoice(renderer: renderer,
                                       note: "auto: rendering on the GPU (\(renderer.name)); on the CPU for canvases over "
                                         + "\(renderer.gpu.maxTextureSize) px a side")
@@ -52,25 +52,20 @@ extension Backend {
         }
     }
 
-    /// A GPU renderer on hardware, or `BackendUnavailable` saying why not (no EGL context, or
-    /// only a software rasterizer, which is asked first so that nothing is compiled for it).
-    static func makeHardwareGPURenderer() throws -> GPURenderer {
+    /// A GPU renderer, or `BackendUnavailable` with the reason. With `hardwareOnly` (what `auto`
+    /// asks), a software rasterizer is refused too, found from the GL_RENDERER string before
+    /// anything is compiled for it.
+    static func makeGPURenderer(hardwareOnly: Bool = false) throws -> GPURenderer {
         if ProcessInfo.processInfo.environment[disableGPUVariable] == "1" {
             throw BackendUnavailable("the GPU is disabled by \(disableGPUVariable)=1")
         }
-        let probed: String
-        do { probed = try GPURenderer.probeRendererString() } catch { throw BackendUnavailable("no GPU (\(error))") }
-        guard !GPURenderer.isSoftware(probed) else {
-            throw BackendUnavailable("the only GL renderer is a software rasterizer (\(probed)), "
-                                     + "slower than the CPU renderer; --backend gpu uses it")
-        }
-        return try makeGPURenderer()
-    }
-
-    /// A GPU renderer, or `BackendUnavailable` with the reason.
-    static func makeGPURenderer() throws -> GPURenderer {
-        if ProcessInfo.processInfo.environment[disableGPUVariable] == "1" {
-            throw BackendUnavailable("the GPU is disabled by \(disableGPUVariable)=1")
+        if hardwareOnly {
+            let probed: String
+            do { probed = try GPURenderer.probeRendererString() } catch { throw BackendUnavailable("no GPU (\(error))") }
+            guard !GPURenderer.isSoftware(probed) else {
+                throw BackendUnavailable("the only GL renderer is a software rasterizer (\(probed)), "
+                                         + "slower than the CPU renderer; --backend gpu uses it")
+            }
         }
         do { return try GPURenderer() } catch let e as BackendUnavailable { throw e } catch {
             throw BackendUnavailable("\(error)")

@@ -55,7 +55,7 @@ extension RenderService {
             switch backend {
             case .cpu: gpu = nil
             case .gpu: gpu = try Backend.makeGPURenderer()
-            case .auto: gpu = try? Backend.makeHardwareGPURenderer()
+            case .auto: gpu = try? Backend.makeGPURenderer(hardwareOnly: true)
             }
             let warmUp = Worker.warmUpList()
             if let gpu { _ = try gpu.render(warmUp) }

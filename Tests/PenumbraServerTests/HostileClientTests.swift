@@ -11,35 +11,11 @@ final class HostileClientTests: XCTestCase {
     /// Connects to 127.0.0.1:port, sends `bytes`, reads until the server closes or `readFor`
     /// passes (0: close at once without reading); the bytes read.
     private static func exchange(port: Int, _ bytes: [UInt8], readFor: Double) -> [UInt8] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return [] }
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
+        guard let socket = LoopbackSocket(port: port) else { return [] }
+        socket.send(bytes)
         guard readFor > 0 else { return [] }
-        var timeout = timeval(tv_sec: Int(readFor), tv_usec: Int((readFor - Double(Int(readFor))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            out += chunk[0..<n]
-            if String(decoding: out, as: UTF8.self).contains("\r\n\r\n") && out.count > 12 { break }
-        }
-        return out
+        // Until the server closes, the time passes, or a whole head (status line and headers) is in.
+        return socket.read(seconds: readFor) { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") && $0.count > 12 }
     }
 
     private static func post(_ body: [UInt8]) -> [UInt8] {
