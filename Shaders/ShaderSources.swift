@@ -25,8 +25,10 @@ public enum ShaderSources {
     /// The names of the fragment programs (each is drawn with the quad vertex shader).
     public static let fragmentPrograms = ["composite", "caster", "blur"]
 
-    /// The vertex shader shared by every program, assembled.
-    public static var vertex: String { assemble("//! include header.glsl\n" + (files["quad.vert.glsl"] ?? "")) }
+    /// The vertex shader shared by every program, assembled, with `defines` as `fragment` has them.
+    public static func vertex(defines: [(String, Int)] = []) -> String {
+        withDefines(assemble("//! include header.glsl\n" + (files["quad.vert.glsl"] ?? "")), defines)
+    }
 
     /// The fragment shader `name` (`composite`, `caster`, `blur`) with its snippets included;
     /// nil for an unknown name. `defines` become `#define NAME VALUE` lines right after the

@@ -19,9 +19,10 @@
 #ifndef BLUR_AXIS
 #define BLUR_AXIS 0
 #endif
-layout(std140, binding = 0) uniform Weights { uvec4 uW[WEIGHT_VEC4S]; };
+layout(std140, binding = BLOCK_WEIGHTS) uniform Weights { uvec4 uW[WEIGHT_VEC4S]; };
+// BlurBlock in UniformBlocks.swift mirrors it.
+layout(std140, binding = BLOCK_BLUR) uniform BlurBlock { ivec4 uBlurInfo; };   // the radius in x
 uniform sampler2D uInput;
-uniform int uRadius;
 
 out vec4 fragColor;
 
@@ -29,7 +30,7 @@ uint weight(int i) { return uW[i >> 2][i & 3]; }
 
 void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);
-    int r = uRadius;
+    int r = uBlurInfo.x;
     uvec4 acc = uvec4(0u);
 #if BLUR_AXIS == 1
     for (int i = 0; i <= 2 * r; i++) {

@@ -11,18 +11,20 @@
 //! include mask.glsl
 //! include paint.glsl
 
-uniform ivec2 uPlaneOrigin;        // the device pixel of texel (0, 0), component 0
-uniform ivec4 uPlaneRect;          // the plane on the device grid
-uniform int uHasCoverage;
+// The pass's constants (CasterBlock in UniformBlocks.swift mirrors it).
+layout(std140, binding = BLOCK_CASTER) uniform CasterBlock {
+    ivec4 uCasterOrigin;       // the device pixel of texel (0, 0), component 0 (xy); has coverage (z)
+    ivec4 uPlaneRect;          // the plane on the device grid
+    ivec4 uCasterCoverageRect;
+};
 uniform usampler2D uCoverage;
-uniform ivec4 uCoverageRect;
 
 out vec4 fragColor;
 
 float casterAlpha(ivec2 p) {
     ivec2 q = p - uPlaneRect.xy;
     if (q.x < 0 || q.y < 0 || q.x >= uPlaneRect.z || q.y >= uPlaneRect.w) return 0.0;
-    int coverage = uHasCoverage != 0 ? maskValue(uCoverage, uCoverageRect, p) : 255;
+    int coverage = uCasterOrigin.z != 0 ? maskValue(uCoverage, uCasterCoverageRect, p) : 255;
     int alpha = 0;
     if (coverage > 0) {
         ivec4 c = paint8(p, coverage);
@@ -33,7 +35,7 @@ float casterAlpha(ivec2 p) {
 
 void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);
-    ivec2 p = ivec2(4 * t.x, t.y) + uPlaneOrigin;
+    ivec2 p = ivec2(4 * t.x, t.y) + uCasterOrigin.xy;
     fragColor = vec4(casterAlpha(p), casterAlpha(p + ivec2(1, 0)), casterAlpha(p + ivec2(2, 0)),
                      casterAlpha(p + ivec2(3, 0)));
 }

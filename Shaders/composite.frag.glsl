@@ -12,42 +12,41 @@
 //! include paint.glsl
 //! include blend.glsl
 
-uniform ivec2 uFrameOrigin;        // the target's frame origin on the device grid
-uniform ivec2 uRegionOrigin;       // the region's top-left pixel, in target pixels
+// The pass's constants (CompositeBlock in UniformBlocks.swift mirrors it).
+layout(std140, binding = BLOCK_COMPOSITE) uniform CompositeBlock {
+    ivec4 uOrigins;            // the target's frame origin on the device grid (xy), the region's top-left pixel (zw)
+    ivec4 uCoverageRect;
+    ivec4 uClipRect;
+    ivec4 uCompositeInfo;      // has coverage, has clip, context alpha (U8), blend mode (generic program)
+    ivec4 uCompositePacking;   // the coverage is a packed shadow plane (generic program)
+};
 uniform sampler2D uDestination;    // copy of the region (texel (0, 0) = its top-left)
-uniform int uHasCoverage;
 uniform usampler2D uCoverage;
 uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
-uniform ivec4 uCoverageRect;
-uniform int uHasClip;
 uniform usampler2D uClip;
-uniform ivec4 uClipRect;
-uniform int uAlpha8;               // the context alpha, U8
-// Whether the coverage is a packed shadow plane: a constant in a specialised program, else a uniform.
+// Whether the coverage is a packed shadow plane, and the blend mode: constants in a specialised
+// program, else the block's.
 #ifndef COVERAGE_PACKED
-uniform int uCoveragePacked;
-#define COVERAGE_PACKED uCoveragePacked
+#define COVERAGE_PACKED uCompositePacking.x
 #endif
-// The blend mode: a constant in a specialised program, else a uniform.
 #ifndef BLEND_MODE
-uniform int uMode;
-#define BLEND_MODE uMode
+#define BLEND_MODE uCompositeInfo.w
 #endif
 
 out vec4 fragColor;
 
 void main() {
     ivec2 local = ivec2(gl_FragCoord.xy);
-    ivec2 p = local + uFrameOrigin;
-    int coverage = uHasCoverage == 0 ? 255
+    ivec2 p = local + uOrigins.xy;
+    int coverage = uCompositeInfo.x == 0 ? 255
         : (COVERAGE_PACKED != 0 ? int(packedMaskValue(uPackedCoverage, uCoverageRect, p))
                                 : maskValue(uCoverage, uCoverageRect, p));
-    if (uHasClip != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
+    if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) discard;
     ivec4 source = paint8(p, coverage);
     if (coverage == 0) discard;
-    if (uAlpha8 != 255) source = div255(source * uAlpha8);
-    ivec4 destination = ivec4(unormBytes(texelFetch(uDestination, local - uRegionOrigin, 0)));
+    if (uCompositeInfo.z != 255) source = div255(source * uCompositeInfo.z);
+    ivec4 destination = ivec4(unormBytes(texelFetch(uDestination, local - uOrigins.zw, 0)));
     ivec4 r = compositeColor(BLEND_MODE, source, destination, coverage);
     fragColor = vec4(r) / 255.0;
 }

@@ -7,7 +7,7 @@
 // rasterizer's texelFetch is costly (a GPU serialises divergent uniform
 // indexing, so hardware keeps the texture). Same Floats either way.
 #ifdef LUT_UNIFORM
-layout(std140, binding = 1) uniform ByteFloats { vec4 uLUT4[64]; };
+layout(std140, binding = BLOCK_LOOKUP) uniform ByteFloats { vec4 uLUT4[64]; };
 float byteFloat(uint b) { return uLUT4[b >> 2u][b & 3u]; }
 #else
 uniform sampler2D uLUT;

@@ -18,9 +18,9 @@
 import PenumbraCore
 
 extension CPUFrame {
-    mutating func drawShadow(_ plan: ShadowPlan, _ color: Color, _ shader: Shader, _ state: CompositeState,
-                             clip: CoverageMask?) {
-        let plane = plan.plane
+    /// `shader`: the op's paint moved by the shadow's offset.
+    mutating func drawShadow(_ shadow: LoweredShadow, _ shader: Shader, alpha8: UInt8, mode: BlendMode, clip: CoverageMask?) {
+        let plan = shadow.plan, plane = plan.plane
         var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.planes.take(count: plane.area))
         let cancellation = self.cancellation
         alpha.values.withUnsafeMutableBufferPointer { values in
@@ -31,8 +31,8 @@ extension CPUFrame {
         ShadowScratch.middles.give(scratch)
         if cancellation?.isCancelled != true {
             let mask = CoverageMask(region: plane, values: alpha.values)
-            composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(color), offset: .zero,
-                      alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
+            composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(premultiplied8: shadow.color8),
+                      alpha: alpha8, mode: mode)
         }
         ShadowScratch.planes.give(alpha.values)
     }
@@ -75,7 +75,7 @@ struct CasterAlpha {
             while lo < hi && coverage[lo] == 0 { lo += 1 }
             guard lo < hi else { continue }
             while coverage[hi - 1] == 0 { hi -= 1 }
-            shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo, offset: plan.offset,
+            shader.shadeAlpha(y: y, x0: plane.x + lo, count: hi - lo,
                               coverage: coverage.baseAddress! + lo, alpha: output + lo, scratch: scratch)
         }
     }

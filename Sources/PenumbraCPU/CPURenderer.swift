@@ -1,10 +1,11 @@
 // CPURenderer: the reference rasterizer. It defines the correct pixels; the
 // GPU renderer is proven against it.
 //
-// Every command goes through one path (`draw`): a geometry (a device shape,
-// or the whole plane for gradients and layers) gives coverage, a shader gives
-// the paint, the clip multiplies the coverage, and the blend formula of the
-// mode is applied bounded by coverage:
+// It executes Core's lowered draw stream (DrawStream): every draw goes
+// through one path (`draw`): the planned coverage of its geometry (a device
+// shape, or the whole plane for gradients and layers), a shader executing its
+// paint plan, the clip's coverage multiplied in, and the blend formula of the
+// mode applied bounded by coverage:
 //     result = dst + coverage * (blend(src * alpha, dst) - dst)
 // in the exact U8 integer arithmetic of docs/ARITHMETIC.md, into the 8-bit
 // premultiplied target. A shadow, when set, is composited first the same way
@@ -38,13 +39,12 @@ struct RenderTarget {
     init(frame: PixelRect) { self.frame = frame; bitmap = Bitmap(width: frame.width, height: frame.height) }
 }
 
-/// The state of one render: the current target, the layers below it, and the draws' plans,
-/// computed ahead on another core (PlanAhead).
+/// The state of one render: the current target, the layers below it, and the lowered draw
+/// stream (Core's DrawStream: its plans computed ahead on other cores).
 struct CPUFrame {
-    let list: DisplayList
     var target: RenderTarget
-    private var layers: [(target: RenderTarget, state: CompositeState)] = []
-    private let plans: PlanAhead
+    private var layers: [RenderTarget] = []
+    private var stream: DrawStream
     /// Set while `run` has a token: long row loops (compositing, shadow casters, blurs) look at
     /// it every `CPUFrame.cancellationRows` rows and stop early; the draw's pixels are then
     /// incomplete, and `run` throws before anything can read them.
@@ -53,52 +53,43 @@ struct CPUFrame {
     static let cancellationRows = 32
 
     init(list: DisplayList) {
-        self.list = list
         target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height))
         if let bg = list.background { target.bitmap.fill(with: bg) }
-        plans = PlanAhead(list)
+        stream = DrawStream(list)
     }
 
     mutating func run(cancellation: RenderCancellation? = nil) throws {
         self.cancellation = cancellation
-        for command in list.commands {
+        while let step = stream.next() {
             try cancellation?.check()
-            switch command {
-            case .fill(_, let color, let state):
-                draw(SolidShader(color), state)
-            case .image(let image, let state):
-                draw(ImageShader(image), state)
-            case .gradient(let gradient, let state):
-                draw(GradientShader(gradient), state)
-            case .blurBackdrop(let blur, let state):
-                drawBackdrop(blur, state)
-            case .beginLayer(let state):
-                layers.append((target, state))
-                target = RenderTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame))
-            case .endLayer:
-                endLayer()
+            switch step {
+            case .beginLayer(let frame):
+                layers.append(target)
+                target = RenderTarget(frame: frame)
+            case .draw(let draw):
+                self.draw(draw)
+            case .endLayer(let draw):
+                guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
+                let layer = target
+                target = below
+                self.draw(draw, placed: layer.bitmap)
+            case .blurBackdrop(let blur, let bounds, let draw):
+                self.draw(draw, placed: backdropReplacement(blur, bounds))
             }
         }
-        while !layers.isEmpty { endLayer() }
         try cancellation?.check()  // the last draw may have stopped early
     }
 
-    private mutating func endLayer() {
-        guard let (below, state) = layers.popLast() else { return }
-        let layer = target
-        target = below
-        draw(ImageShader(layer: layer.bitmap, frame: layer.frame), state)
-    }
-
-    /// Draws the next planned op: its shadow first, then the op itself, each as the plan says.
-    mutating func draw(_ shader: Shader, _ state: CompositeState) {
-        guard let planned = plans.next() else { preconditionFailure("the planner ran out of draws") }
-        if let shadow = state.shadow, let plan = planned.shadow {
-            drawShadow(plan, shadow.color, shader, state, clip: planned.clip)
+    /// Executes a lowered draw: its shadow first, then the op itself, each as planned.
+    /// `placed` supplies the pixels of a `placed` paint.
+    mutating func draw(_ draw: LoweredDraw, placed: Bitmap? = nil) {
+        let clip = draw.clip?.mask
+        if let shadow = draw.shadow {
+            drawShadow(shadow, makeShader(shadow.casterPaint, placed: placed), alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }
-        guard let plan = planned.op else { return }
-        composite(region: plan.region, coverage: plan.coverage, clip: planned.clip, shader: shader, offset: .zero,
-                  alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
+        guard let plan = draw.op else { return }
+        composite(region: plan.region, coverage: plan.coverage, clip: clip, shader: makeShader(draw.paint, placed: placed),
+                  alpha: draw.alpha8, mode: draw.mode)
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.
@@ -108,10 +99,10 @@ struct CPUFrame {
     /// shader runs only between its first and last covered pixel. The blend mode's row
     /// compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
-                            offset: Point, alpha: UInt8, mode: BlendMode) {
+                            alpha: UInt8, mode: BlendMode) {
         let frame = target.frame, cancellation = self.cancellation
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
-            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, offset: offset, alpha: alpha, mode: mode)
+            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, alpha: alpha, mode: mode)
             RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
                 let scratch = SpanCompositor.Scratch(width: region.width)
                 for y in rows {

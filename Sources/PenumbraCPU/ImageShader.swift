@@ -19,38 +19,34 @@ struct ImageShader: Shader {
     /// The mip levels the plan samples (ImageSamplingPlan.mipmaps), nil when none.
     let atlas: Bitmap?
     let plan: ImageSamplingPlan
-    /// The plan for another offset (shadows): built per call, a few dozen operations.
-    let planForOffset: @Sendable (Point) -> ImageSamplingPlan
     /// The template tint, premultiplied U8; nil draws the image's colours.
     let tint: SIMD4<Int32>?
-    /// Texels outside the bitmap read as transparent (a layer); images clamp inside instead.
+    /// Texels outside the bitmap read as transparent (placed pixels); images clamp inside instead.
     let transparentOutside: Bool
     /// Set by ``preparedForAlpha()``: every texel's alpha is 255.
     private(set) var isKnownOpaque = false
 
-    init(_ draw: ImageDraw) {
-        bitmap = draw.bitmap
-        plan = ImageSamplingPlan(draw)
-        atlas = plan.mipmaps.map { draw.bitmap.mipAtlas($0) }
-        planForOffset = { ImageSamplingPlan(draw, offset: $0) }
-        tint = draw.tint.map { SIMD4<Int32>(truncatingIfNeeded: $0.premultiplied8) }
+    /// A drawn image's paint.
+    init(_ paint: ImagePaint) {
+        bitmap = paint.bitmap
+        atlas = paint.atlas
+        plan = paint.sampling
+        tint = paint.tint8.map { SIMD4<Int32>(truncatingIfNeeded: $0) }
         transparentOutside = false
     }
 
-    /// A finished layer as paint, placed 1:1 on the device grid of its frame.
-    init(layer: Bitmap, frame: PixelRect) {
-        bitmap = layer
-        plan = ImageSamplingPlan(layerFrame: frame, offset: .zero)
+    /// Pixels placed 1:1 on the device grid (a finished layer, a blurred backdrop).
+    init(_ paint: PlacedPaint, pixels: Bitmap) {
+        bitmap = pixels
+        plan = paint.sampling
         atlas = nil
-        planForOffset = { ImageSamplingPlan(layerFrame: frame, offset: $0) }
         tint = nil
         transparentOutside = true
     }
 
-    func shade(y: Int, x0: Int, count: Int, offset: Point,
+    func shade(y: Int, x0: Int, count: Int,
                colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
         guard count > 0, bitmap.width > 0, bitmap.height > 0 else { return }
-        let plan = offset == .zero ? self.plan : planForOffset(offset)
         withGrids { texels, levels in
             for i in 0..<count where coverage[i] > 0 {
                 let s = plan.sample(x0 &+ i, y)
@@ -85,7 +81,7 @@ struct ImageShader: Shader {
         return copy
     }
 
-    func shadeAlpha(y: Int, x0: Int, count: Int, offset: Point, coverage: UnsafeMutablePointer<UInt8>,
+    func shadeAlpha(y: Int, x0: Int, count: Int, coverage: UnsafeMutablePointer<UInt8>,
                     alpha: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<SIMD4<UInt8>>) {
         guard count > 0, bitmap.width > 0, bitmap.height > 0 else { return }
         // The paint's alpha: div255(tint alpha x sampled alpha), or the sampled alpha alone.
@@ -94,7 +90,6 @@ struct ImageShader: Shader {
             for i in 0..<count where coverage[i] > 0 { alpha[i] = CoverageMask.product(coverage[i], UInt8(tintAlpha)) }
             return
         }
-        let plan = offset == .zero ? self.plan : planForOffset(offset)
         withGrids { texels, levels in
             for i in 0..<count where coverage[i] > 0 {
                 let s = plan.sample(x0 &+ i, y)

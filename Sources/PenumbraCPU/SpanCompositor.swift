@@ -26,16 +26,15 @@ struct SpanCompositor {
     let pixels: UnsafeMutableBufferPointer<UInt8>
     let frame: PixelRect
     let shader: Shader
-    let offset: Point
     /// The context alpha, U8.
     let alpha: UInt8
     let mode: BlendMode
     /// The paint's colour times the context alpha, when the paint is solid.
     let solid: SIMD4<UInt8>?
 
-    init(pixels: UnsafeMutableBufferPointer<UInt8>, frame: PixelRect, shader: Shader, offset: Point, alpha: UInt8,
+    init(pixels: UnsafeMutableBufferPointer<UInt8>, frame: PixelRect, shader: Shader, alpha: UInt8,
          mode: BlendMode) {
-        self.pixels = pixels; self.frame = frame; self.shader = shader; self.offset = offset
+        self.pixels = pixels; self.frame = frame; self.shader = shader
         self.alpha = alpha; self.mode = mode
         solid = (shader as? SolidShader).map { SpanCompositor.scaled($0.color8, by: alpha) }
     }
@@ -63,7 +62,7 @@ struct SpanCompositor {
         // The shader may zero coverage (a gradient side that is not extended), so it gets a copy.
         let cov = scratch.coverage, sources = scratch.sources
         if let coverage { cov.update(from: coverage, count: count) } else { cov.update(repeating: constant, count: count) }
-        shader.shade(y: y, x0: x, count: count, offset: offset, colors: sources, coverage: cov)
+        shader.shade(y: y, x0: x, count: count, colors: sources, coverage: cov)
         if alpha != 255 {
             for i in 0..<count { sources[i] = SpanCompositor.scaled(sources[i], by: alpha) }
         }

@@ -76,6 +76,15 @@ extension GLLease {
         return cleared(surface, frame, clear)
     }
 
+    /// An RGBA8 target over `frame` holding `bitmap`'s premultiplied bytes (the same size).
+    func colorTarget(frame: PixelRect, holding bitmap: Bitmap, _ what: String) throws -> GLTarget {
+        let surface = try acquire(.color, width: frame.width, height: frame.height, what)
+        bitmap.pixels.withUnsafeBytes {
+            upload(surface, width: frame.width, height: frame.height, format: GL_RGBA, type: GL_UNSIGNED_BYTE, $0.baseAddress)
+        }
+        return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: frame))
+    }
+
     /// A shadow plane over `rect`, four pixels to an RGBA32F texel along x (`planeTexels`
     /// wide, one texel more than the pixels need, for the blur's reads past the edge), cleared
     /// to +0. The texture's rect is `rect` in pixels.

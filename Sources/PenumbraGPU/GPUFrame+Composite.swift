@@ -14,7 +14,7 @@ extension GPUFrame {
     /// non-zero (nil: anywhere in the region). `packedCoverage`: the coverage is a shadow
     /// plane, four pixels to a texel.
     func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
-                   clip: GLTexture?, paint: GPUPaint, alpha: UInt8, mode: BlendMode) throws {
+                   clip: GLTexture?, paint: GPUPaint, plan: PaintPlan, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         let local = PixelRect(x: region.x - frame.x, y: region.y - frame.y, width: region.width, height: region.height)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), target.framebuffer)
@@ -32,25 +32,25 @@ extension GPUFrame {
 
         let program = try programs.composite(paint: paint.kind, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
-        program.set("uFrameOrigin", frame.x, frame.y)
-        program.set("uRegionOrigin", local.x, local.y)
-        bindMask(program, "uHasCoverage", "uCoverageRect", coverage, unit: packedCoverage ? .packedCoverage : .coverage)
-        bindMask(program, "uHasClip", "uClipRect", clip, unit: .clip)
-        program.set("uAlpha8", Int(alpha))
-        program.set("uMode", mode.shaderValue)
-        program.set("uCoveragePacked", packedCoverage)
-        paint.apply(to: program, offset: .zero)
+        var block = CompositeBlock()
+        block.origins = SIMD4(Int32(frame.x), Int32(frame.y), Int32(local.x), Int32(local.y))
+        block.coverageRect = bindMask(coverage, unit: packedCoverage ? .packedCoverage : .coverage)
+        block.clipRect = bindMask(clip, unit: .clip)
+        block.info = SIMD4(coverage == nil ? 0 : 1, clip == nil ? 0 : 1, Int32(alpha), Int32(mode.shaderValue))
+        block.packing.x = packedCoverage ? 1 : 0
+        shared.uniforms.write(block)
+        paint.apply(plan, shared.uniforms)
         bindLookup()
-        drawQuad(program, local, targetWidth: frame.width, targetHeight: frame.height,
+        drawQuad(local, targetWidth: frame.width, targetHeight: frame.height,
                  tiles: rects.map { GPUFrame.shifted($0, by: (frame.x, frame.y)) })
     }
 
-    /// Binds a mask texture (or none) to its unit and sets its flag and rect.
-    func bindMask(_ program: GLProgram, _ flag: String, _ rect: String, _ mask: GLTexture?, unit: GPURenderer.Unit) {
-        program.set(flag, mask != nil)
+    /// Binds a mask texture (or none) to its unit; returns its rect for the pass's block.
+    func bindMask(_ mask: GLTexture?, unit: GPURenderer.Unit) -> SIMD4<Int32> {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(unit.rawValue))
         glBindTexture(glEnum(GL_TEXTURE_2D), mask?.name ?? 0)
-        program.set(rect, mask?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        let r = mask?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+        return SIMD4(Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
     }
 
     func bindLookup() {
@@ -60,9 +60,9 @@ extension GPUFrame {
 
     /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it;
     /// with `tiles` (target pixels, within `rect`), only those rectangles.
-    func drawQuad(_ program: GLProgram, _ rect: PixelRect, targetWidth: Int, targetHeight: Int, tiles: [PixelRect]? = nil) {
-        program.set("uQuad", SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)))
-        program.set("uTargetSize", Float(targetWidth), Float(targetHeight))
+    func drawQuad(_ rect: PixelRect, targetWidth: Int, targetHeight: Int, tiles: [PixelRect]? = nil) {
+        shared.uniforms.write(QuadBlock(quad: SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)),
+                                        target: SIMD4<Float>(Float(targetWidth), Float(targetHeight), tiles == nil ? 0 : 1, 0)))
         glViewport(0, 0, GLsizei(targetWidth), GLsizei(targetHeight))
         glEnable(glEnum(GL_SCISSOR_TEST))
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
@@ -70,11 +70,9 @@ extension GPUFrame {
         shared.counters.frame.drawCalls += 1
         shared.counters.frame.passes += 1
         if let tiles {
-            program.set("uFromAttribute", 1)
             let count = shared.loadTiles(tiles)
             shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count)) }
             glDisableVertexAttribArray(0)
-            program.set("uFromAttribute", 0)
         } else {
             shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4) }
         }

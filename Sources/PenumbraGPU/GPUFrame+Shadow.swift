@@ -19,17 +19,18 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    func drawShadow(_ plan: ShadowPlan, _ color: Color, _ paint: GPUPaint, _ state: CompositeState,
-                    clip: GPUClip?) throws {
-        let plane = plan.plane, kernel = plan.kernel, offset = plan.offset, region = plan.compositeRegion
+    /// `paint`: the op's textures; the caster samples them with the shadow's `casterPaint`.
+    func drawShadow(_ shadow: LoweredShadow, _ paint: GPUPaint, alpha8: UInt8, mode: BlendMode, clip: GPUClip?) throws {
+        let plan = shadow.plan
+        let plane = plan.plane, kernel = plan.kernel, region = plan.compositeRegion
         let r = kernel.radius
         let padded = plane.grown(by: r)
         let origin = (padded.x, padded.y)
         // Every pass shades the texels holding the plane's pixels (or the occupied ones of them).
         let texelWidth = GLLease.planeTexels(padded.width)
         let inner = GPUFrame.texels(PixelRect(x: r, y: r, width: plane.width, height: plane.height))
-        func shade(_ program: GLProgram, _ tiles: CoverageTiles?) {
-            drawQuad(program, inner, targetWidth: texelWidth, targetHeight: padded.height,
+        func shade(_ tiles: CoverageTiles?) {
+            drawQuad(inner, targetWidth: texelWidth, targetHeight: padded.height,
                      tiles: occupied(tiles, within: plane).map { GPUFrame.shifted($0, by: origin).map(GPUFrame.texels) })
         }
 
@@ -41,29 +42,27 @@ extension GPUFrame {
         let program = try programs.caster(paint: paint.kind)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)
-        program.set("uPlaneOrigin", padded.x, padded.y)
-        program.set("uPlaneRect", plane)
-        bindMask(program, "uHasCoverage", "uCoverageRect", caster, unit: .coverage)
-        // The paint's map starts at the plane's corner, as it always has: another origin would
-        // round the Float map differently.
-        paint.apply(to: program, offset: offset)
+        shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, 0),
+                                          planeRect: SIMD4(Int32(plane.x), Int32(plane.y), Int32(plane.width), Int32(plane.height)),
+                                          coverageRect: bindMask(caster, unit: .coverage)))
+        paint.apply(shadow.casterPaint, shared.uniforms)
         bindLookup()
-        shade(program, casterTiles)
+        shade(casterTiles)
         if let caster { lease.giveBack(texture: caster.name) }
 
         // 2. Blur: horizontal into `middle`, vertical back into `alpha`.
         if r > 0 {
             let middle = try lease.planeTarget(rect: padded, "shadow blur plane")
             try shared.bindWeights(kernel)
+            shared.uniforms.write(BlurBlock(info: SIMD4(Int32(r), 0, 0, 0)))
             let passes = [(programs.blurX, alpha, middle, casterTiles?.dilated(dx: r, dy: 0)),
                           (programs.blurY, middle, alpha, casterTiles?.dilated(dx: r, dy: r))]
             for (blur, input, output, tiles) in passes {
                 glUseProgram(blur.name)
-                blur.set("uRadius", r)
                 glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer)
                 glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
                 glBindTexture(glEnum(GL_TEXTURE_2D), input.texture.name)
-                shade(blur, tiles)
+                shade(tiles)
             }
             glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
             glBindTexture(glEnum(GL_TEXTURE_2D), 0)
@@ -76,8 +75,8 @@ extension GPUFrame {
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
         try composite(region: region, coverage: alpha.texture, packedCoverage: true,
                       rects: occupied(casterTiles?.dilated(dx: r, dy: r), within: region),
-                      clip: clip?.texture, paint: .solid(color.premultiplied8), alpha: Fixed.unit8(state.alpha),
-                      mode: state.blendMode)
+                      clip: clip?.texture, paint: GPUPaint(kind: .solid), plan: .solid(shadow.color8), alpha: alpha8,
+                      mode: mode)
         lease.giveBack(alpha)
     }
 

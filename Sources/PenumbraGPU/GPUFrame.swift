@@ -1,11 +1,11 @@
 // GPUFrame: the state of one GPU render, a mirror of the CPU's CPUFrame:
 // the current target (canvas or layer, each an RGBA8 texture placed on the
 // device grid by its frame), the layers below it, and the clip masks (the
-// CPU's masks, uploaded once per clip node and render). Commands run in
-// order through `draw`, as on the CPU, each with its plan from the shared
-// DrawPlanner, computed ahead on another core (PlanAhead) so that the CPU
-// rasterizes later ops while the GPU draws earlier ones; layers are begun
-// and ended here.
+// CPU's masks, uploaded once per clip node and render). It executes Core's
+// lowered draw stream (DrawStream), the same steps the CPU executes: every
+// draw through `draw`, with its plans computed ahead on other cores
+// (PlanAhead) so that the CPU rasterizes later ops while the GPU draws
+// earlier ones, and its paint resolved in Core (PaintPlan).
 // Textures come from the renderer's pool through `lease` (given back when
 // the render ends) and images from its content-keyed cache.
 import CEGL
@@ -19,7 +19,6 @@ struct GPUClip {
 
 /// One render on the GPU.
 final class GPUFrame {
-    let list: DisplayList
     let programs: ProgramCache
     let lease: GLLease
     let images: GLImageCache
@@ -27,13 +26,13 @@ final class GPUFrame {
     /// Passes shade only occupied tiles when these cover less than this share of the region.
     let sparseLimit: Double
     var target: GLTarget
-    private var layers: [(target: GLTarget, state: CompositeState)] = []
+    private var layers: [GLTarget] = []
     private var clips: [Int: GLTexture] = [:]
-    private let plans: PlanAhead
+    private var stream: DrawStream
 
     init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
          sparseLimit: Double) throws {
-        self.list = list; self.programs = programs; self.lease = lease; self.images = images; self.shared = shared
+        self.programs = programs; self.lease = lease; self.images = images; self.shared = shared
         self.sparseLimit = sparseLimit
         var clear = SIMD4<Float>.zero
         if let bg = list.background {
@@ -42,65 +41,75 @@ final class GPUFrame {
         }
         target = try lease.colorTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas",
                                        clear: clear)
-        plans = PlanAhead(list)
+        stream = DrawStream(list)
     }
 
     func run(cancellation: RenderCancellation? = nil) throws {
-        for (index, command) in list.commands.enumerated() {
+        var index = 0
+        while let step = stream.next() {
             try cancellation?.check()
-            switch command {
-            case .fill(let shape, let color, let state):
-                try draw(.solid(color.premultiplied8), state)
-            case .image(let image, let state):
-                let atlas = ImageSamplingPlan(image).mipmaps.map { image.bitmap.mipAtlas($0) }
-                let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: atlas, pool: lease.pool)
-                try draw(.image(image, texture: texture, mipmaps: mipmaps), state)
-            case .gradient(let gradient, let state):
-                let stops = try GPUPaint.stopTexture(gradient, lease)
-                try draw(.gradient(gradient, stops: stops.name), state)
-                lease.giveBack(texture: stops.name)
-            case .beginLayer(let state):
-                layers.append((target, state))
-                target = try lease.colorTarget(frame: DrawPlanner.layerFrame(for: state, over: target.frame), "layer")
-            case .endLayer:
-                try endLayer()
-            case .blurBackdrop(let blur, let state):
-                try drawBackdrop(blur, state)
+            switch step {
+            case .beginLayer(let frame):
+                layers.append(target)
+                target = try lease.colorTarget(frame: frame, "layer")
+            case .draw(let draw):
+                try self.draw(draw)
+            case .endLayer(let draw):
+                guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
+                let layer = target
+                target = below
+                try self.draw(draw, placed: layer.texture.name)
+                lease.giveBack(layer)
+            case .blurBackdrop(let blur, let bounds, let draw):
+                let replacement = try backdropReplacement(blur, bounds)
+                try self.draw(draw, placed: replacement.texture.name)
+                lease.giveBack(replacement)
             }
             #if DEBUG
-            try GPURenderer.checkGLError("command \(index)")
-            #else
-            _ = index
+            try GPURenderer.checkGLError("step \(index)")
             #endif
+            index += 1
         }
-        while !layers.isEmpty { try endLayer() }
     }
 
-    private func endLayer() throws {
-        guard let (below, state) = layers.popLast() else { return }
-        let layer = target
-        target = below
-        try draw(.layer(layer), state)
-        lease.giveBack(layer)
-    }
-
-    /// Draws the next planned op: its shadow first, then the op itself, each as the plan says.
-    func draw(_ paint: GPUPaint, _ state: CompositeState) throws {
-        guard let planned = plans.next() else { preconditionFailure("the planner ran out of draws") }
+    /// Executes a lowered draw: its shadow first, then the op itself, each as planned.
+    /// `placed`: the texture of a `placed` paint's pixels.
+    func draw(_ draw: LoweredDraw, placed: GLuint? = nil) throws {
         var clip: GPUClip?
-        if let index = state.clip {
-            let mask = planned.clip ?? .empty
+        if let (index, mask) = draw.clip {
             clip = GPUClip(mask: mask, texture: try clipTexture(index, mask))
         }
-        if let shadow = state.shadow, let plan = planned.shadow {
-            try drawShadow(plan, shadow.color, paint, state, clip: clip)
+        let (paint, stops) = try textures(for: draw.paint, placed: placed)
+        defer { if let stops { lease.giveBack(texture: stops.name) } }
+        if let shadow = draw.shadow {
+            try drawShadow(shadow, paint, alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }
-        guard let plan = planned.op else { return }
+        guard let plan = draw.op else { return }
         let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
         let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
         try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
-                      paint: paint, alpha: Fixed.unit8(state.alpha), mode: state.blendMode)
+                      paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
         if let coverage { lease.giveBack(texture: coverage.name) }
+    }
+
+    /// The paint's textures: an image's (cached per content) and its atlas's, a gradient's ramp
+    /// (returned too, to give back after the draw), or the placed pixels.
+    private func textures(for plan: PaintPlan, placed: GLuint?) throws -> (GPUPaint, stops: GLTexture?) {
+        func ramp(_ ramp: GradientRamp, _ kind: GPUPaint.Kind) throws -> (GPUPaint, stops: GLTexture?) {
+            let stops = try GPUPaint.stopTexture(ramp, lease)
+            return (GPUPaint(kind: kind, textures: [(stops.name, .stops)]), stops)
+        }
+        switch plan {
+        case .solid: return (GPUPaint(kind: .solid), nil)
+        case .linearGradient(let g): return try ramp(g.ramp, .linear)
+        case .radialGradient(let g): return try ramp(g.ramp, .radial)
+        case .image(let image):
+            let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: image.atlas, pool: lease.pool)
+            return (GPUPaint(kind: .image, textures: [(texture, .image), (mipmaps, .mipmaps)]), nil)
+        case .placed:
+            guard let placed else { preconditionFailure("a placed paint without its pixels") }
+            return (GPUPaint(kind: .placed, textures: [(placed, .layer)]), nil)
+        }
     }
 
     /// The clip node's mask as a texture, uploaded once per node and render.

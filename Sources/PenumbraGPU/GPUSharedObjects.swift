@@ -1,8 +1,8 @@
 // GPUSharedObjects: the small GL objects every render of a renderer shares,
 // made once with its context: the byte-to-float lookup table (as a texture
-// and as uniform block 1, mask.glsl picks one) and the uniform buffer of blur
-// weights (block 0, rewritten only when a shadow's kernel differs from the
-// one it holds).
+// and as a uniform block, mask.glsl picks one), the uniform buffer of blur
+// weights (rewritten only when a shadow's kernel differs from the
+// one it holds) and the buffers of the passes' uniform blocks.
 import CEGL
 import PenumbraCore
 
@@ -24,9 +24,12 @@ final class GPUSharedObjects {
 
     /// The renderer's frame counters (uploads of tile corners and weights, draw calls).
     let counters: GPUCounters
+    /// The buffers of the passes' uniform blocks (UniformBlocks.swift).
+    let uniforms: UniformBuffers
 
     init(maxBlockBytes: Int, counters: GPUCounters) {
         self.counters = counters
+        uniforms = UniformBuffers(counters: counters)
         weightVec4s = max(1024, min(maxBlockBytes, 65536)) / 16
         var table = [Float](repeating: 0, count: 256)
         for b in 0..<256 { table[b] = Float(b) / 255 }
@@ -43,7 +46,7 @@ final class GPUSharedObjects {
         glGenBuffers(1, &block)
         glBindBuffer(glEnum(GL_UNIFORM_BUFFER), block)
         table.withUnsafeBytes { glBufferData(glEnum(GL_UNIFORM_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STATIC_DRAW)) }
-        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), 1, block)
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(UniformBlock.lookup.rawValue), block)
         lookupBlock = block
         var vertices: GLuint = 0
         glGenBuffers(1, &vertices)
@@ -61,6 +64,7 @@ final class GPUSharedObjects {
         var texture = lookup, buffers = [weights, lookupBlock, tileVertices]
         glDeleteTextures(1, &texture)
         glDeleteBuffers(3, &buffers)
+        uniforms.delete()
     }
 
     /// Fills the vertex buffer with two triangles per rectangle (target pixels) and points
@@ -94,6 +98,6 @@ final class GPUSharedObjects {
             }
             weightsKernel = kernel
         }
-        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), 0, weights)
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(UniformBlock.weights.rawValue), weights)
     }
 }

@@ -1,16 +1,16 @@
 // ProgramCache: the GLSL programs, compiled and linked once per renderer from
-// the embedded sources (PenumbraShaders), with their uniform locations cached
-// by name. A compile or link failure throws a RenderError carrying the
+// the embedded sources (PenumbraShaders), their samplers pointed at fixed
+// texture units once; every other constant reaches them in uniform blocks
+// (UniformBlocks.swift). A compile or link failure throws a RenderError carrying the
 // driver's log, so a shader bug names its line.
 import CEGL
 import PenumbraCore
 import PenumbraShaders
 
-/// One linked program and its uniform locations.
+/// One linked program.
 final class GLProgram {
     let name: GLuint
     let label: String
-    private var locations: [String: GLint] = [:]
 
     init(label: String, vertex: String, fragment: String) throws {
         self.label = label
@@ -56,37 +56,10 @@ final class GLProgram {
         return String(cString: buffer)
     }
 
-    /// The location of a uniform (-1 when the compiler removed it; setting -1 is a no-op).
-    func location(_ uniform: String) -> GLint {
-        if let l = locations[uniform] { return l }
-        let l = glGetUniformLocation(name, uniform)
-        locations[uniform] = l
-        return l
-    }
-
-    // MARK: Setters (the program must be in use)
-
-    func set(_ u: String, _ v: Int) { glUniform1i(location(u), GLint(v)) }
-    func set(_ u: String, _ v: Bool) { glUniform1i(location(u), v ? 1 : 0) }
-    func set(_ u: String, _ v: Float) { glUniform1f(location(u), v) }
-    func set(_ u: String, _ x: Float, _ y: Float) { glUniform2f(location(u), x, y) }
-    func set(_ u: String, _ v: SIMD4<Float>) { glUniform4f(location(u), v.x, v.y, v.z, v.w) }
-    func set(_ u: String, _ x: Int, _ y: Int) { glUniform2i(location(u), GLint(x), GLint(y)) }
-    func set(_ u: String, _ r: PixelRect) {
-        glUniform4i(location(u), GLint(r.x), GLint(r.y), GLint(r.width), GLint(r.height))
-    }
-    func set(_ u: String, floats v: [SIMD4<Float>]) {
-        v.withUnsafeBytes { glUniform4fv(location(u), GLsizei(v.count), $0.bindMemory(to: GLfloat.self).baseAddress) }
-    }
-    func set(_ u: String, uints v: [SIMD2<UInt32>]) {
-        v.withUnsafeBytes { glUniform2uiv(location(u), GLsizei(v.count), $0.bindMemory(to: GLuint.self).baseAddress) }
-    }
-    func set(_ u: String, ints2 v: [SIMD2<Int32>]) {
-        v.withUnsafeBytes { glUniform2iv(location(u), GLsizei(v.count), $0.bindMemory(to: GLint.self).baseAddress) }
-    }
-    func set(_ u: String, ints v: [SIMD4<Int32>]) {
-        v.withUnsafeBytes { glUniform4iv(location(u), GLsizei(v.count), $0.bindMemory(to: GLint.self).baseAddress) }
-    }
+    /// Points a sampler uniform at a texture unit (the program must be in use). A sampler the
+    /// compiler removed (a specialised program that does not read it) has location -1, and
+    /// setting -1 is a no-op. Every other constant reaches a program in a uniform block.
+    func setSampler(_ uniform: String, unit: Int) { glUniform1i(glGetUniformLocation(name, uniform), GLint(unit)) }
 }
 
 /// The renderer's programs, compiled once per context and kept for its life. The composite
@@ -155,7 +128,7 @@ final class ProgramCache {
         guard let fragment = ShaderSources.fragment(name, defines: ShaderConstants.defines + defines) else {
             throw RenderError("GPU: no shader named \(name)")
         }
-        let program = try GLProgram(label: label, vertex: ShaderSources.vertex, fragment: fragment)
+        let program = try GLProgram(label: label, vertex: ShaderSources.vertex(defines: ShaderConstants.defines), fragment: fragment)
         program.assignSamplerUnits()
         return program
     }
@@ -170,6 +143,6 @@ extension GLProgram {
             ("uPackedCoverage", .packedCoverage),
         ]
         glUseProgram(name)
-        for (uniform, unit) in samplers { set(uniform, Int(unit.rawValue)) }
+        for (uniform, unit) in samplers { setSampler(uniform, unit: Int(unit.rawValue)) }
     }
 }

@@ -1,16 +1,18 @@
 // ShaderConstants: the Swift enums the GLSL programs switch on, handed to
 // every program as `#define`s generated from the enums themselves
 // (`BLEND_NORMAL 0` ... from BlendMode, `PAINT_SOLID 0` ... from
-// GPUPaint.Kind), so that no number in a shader stands for a case by
+// GPUPaint.Kind, `BLOCK_PAINT` ... from UniformBlock), so that no number in a shader stands for a case by
 // convention and adding a case cannot shift one silently
 // (ShaderConstantsTests checks that every case is handled by name).
 import PenumbraCore
 
 enum ShaderConstants {
-    /// `BLEND_<MODE>` for each blend mode and `PAINT_<KIND>` for each paint kind.
+    /// `BLEND_<MODE>` for each blend mode, `PAINT_<KIND>` for each paint kind and `BLOCK_<NAME>`
+    /// for each uniform block's binding point.
     static let defines: [(String, Int)] =
         BlendMode.allCases.map { ("BLEND_" + macroName(String(describing: $0)), $0.shaderValue) }
         + GPUPaint.Kind.allCases.map { ("PAINT_" + macroName(String(describing: $0)), $0.rawValue) }
+        + UniformBlock.allCases.map { ("BLOCK_" + macroName(String(describing: $0)), $0.rawValue) }
 
     /// `colorDodge` → `COLOR_DODGE`.
     static func macroName(_ caseName: String) -> String {

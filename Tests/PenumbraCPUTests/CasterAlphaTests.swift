@@ -7,7 +7,8 @@ import PenumbraTestSupport
 /// buffers) against its definition: every row's coverage, shaded with the full colour shader over
 /// the whole plane width, alpha = coverage x colour alpha where coverage > 0, 0 elsewhere.
 final class CasterAlphaTests: XCTestCase {
-    /// The caster plane as the shadow code defined it before it was optimised.
+    /// The caster plane as the shadow code defined it before it was optimised; `shader` is the
+    /// paint resolved at the shadow's offset.
     private func referencePlane(_ plan: ShadowPlan, _ shader: Shader) -> [UInt8] {
         let plane = plan.plane
         var alpha = [UInt8](repeating: 0, count: plane.area)
@@ -21,7 +22,7 @@ final class CasterAlphaTests: XCTestCase {
             guard any else { continue }
             colors.withUnsafeMutableBufferPointer { cp in
                 row.withUnsafeMutableBufferPointer { rp in
-                    shader.shade(y: y, x0: plane.x, count: plane.width, offset: plan.offset,
+                    shader.shade(y: y, x0: plane.x, count: plane.width,
                                  colors: cp.baseAddress!, coverage: rp.baseAddress!)
                 }
             }
@@ -68,7 +69,7 @@ final class CasterAlphaTests: XCTestCase {
                                       color: .black)
             guard let plan = ShadowPlan(shadow: shadow, geometry: .shape(DrawPlanner.coverageShape(of: draw)), frame: frame,
                                         clips: [], clipRegion: nil) else { continue }
-            let shader = ImageShader(draw)
+            let shader = makeShader(PaintPlan(image: draw, offset: plan.offset))
             let expected = referencePlane(plan, shader)
             for threads in [1, 2, 3] {
                 assertIdentical(casterPlane(plan, shader, threads: threads), expected, "image \(i), \(threads) threads")
@@ -86,8 +87,9 @@ final class CasterAlphaTests: XCTestCase {
                                     stops: [GradientStop(offset: 0, color: Color(red: 1, green: 0, blue: 0, alpha: 0.2)),
                                             GradientStop(offset: 1, color: Color(red: 0, green: 0, blue: 1, alpha: 0.9))],
                                     extendStart: false, extendEnd: true, transform: .identity)
-        for (name, shader) in [("solid", SolidShader(Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.7)) as Shader),
-                               ("gradient", GradientShader(gradient))] {
+        for (name, paint) in [("solid", PaintPlan(color: Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.7))),
+                              ("gradient", PaintPlan(gradient: gradient, offset: plan.offset))] {
+            let shader = makeShader(paint)
             let expected = referencePlane(plan, shader)
             XCTAssertTrue(expected.contains { $0 > 0 }, name)
             for threads in [1, 2] { assertIdentical(casterPlane(plan, shader, threads: threads), expected, "\(name), \(threads) threads") }

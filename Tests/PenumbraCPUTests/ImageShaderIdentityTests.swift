@@ -59,7 +59,7 @@ final class ImageShaderIdentityTests: XCTestCase {
     /// Shades one row with both shaders; returns (pixels compared, pixels off by more than 2).
     private func compareRow(_ draw: ImageDraw, y: Int, x0: Int, count: Int, offset: Point, coverage: [UInt8],
                             _ label: String, file: StaticString = #filePath, line: UInt = #line) -> (Int, Int) {
-        let reference = ReferenceImageShader(draw), shader = ImageShader(draw)
+        let reference = ReferenceImageShader(draw), shader = makeShader(PaintPlan(image: draw, offset: offset))
         var expected = [SIMD4<Float>](repeating: .zero, count: count)
         var floatCoverage = coverage.map { Float($0) / 255 }
         expected.withUnsafeMutableBufferPointer { c in floatCoverage.withUnsafeMutableBufferPointer { k in
@@ -67,7 +67,7 @@ final class ImageShaderIdentityTests: XCTestCase {
         } }
         var actual = [SIMD4<UInt8>](repeating: .zero, count: count), actualCoverage = coverage
         actual.withUnsafeMutableBufferPointer { c in actualCoverage.withUnsafeMutableBufferPointer { k in
-            shader.shade(y: y, x0: x0, count: count, offset: offset, colors: c.baseAddress!, coverage: k.baseAddress!)
+            shader.shade(y: y, x0: x0, count: count, colors: c.baseAddress!, coverage: k.baseAddress!)
         } }
         XCTAssertEqual(actualCoverage, coverage, "\(label): an image never changes coverage", file: file, line: line)
         var compared = 0, off = 0
@@ -80,12 +80,12 @@ final class ImageShaderIdentityTests: XCTestCase {
         }
         // Alpha only: div255(coverage x colour alpha) where coverage > 0, untouched elsewhere.
         let expectedAlpha = (0..<count).map { coverage[$0] > 0 ? CoverageMask.product(coverage[$0], actual[$0].w) : 77 }
-        for (name, alphaShader) in [("plain", shader as Shader), ("prepared", shader.preparedForAlpha())] {
+        for (name, alphaShader) in [("plain", shader), ("prepared", shader.preparedForAlpha())] {
             var alpha = [UInt8](repeating: 77, count: count), k = coverage
             var scratch = [SIMD4<UInt8>](repeating: .zero, count: count)
             alpha.withUnsafeMutableBufferPointer { a in k.withUnsafeMutableBufferPointer { k in
                 scratch.withUnsafeMutableBufferPointer { s in
-                    alphaShader.shadeAlpha(y: y, x0: x0, count: count, offset: offset, coverage: k.baseAddress!,
+                    alphaShader.shadeAlpha(y: y, x0: x0, count: count, coverage: k.baseAddress!,
                                            alpha: a.baseAddress!, scratch: s.baseAddress!)
                 }
             } }
@@ -124,12 +124,12 @@ final class ImageShaderIdentityTests: XCTestCase {
         let bitmap = randomBitmap(&rng, opaque: false)
         let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: PenumbraCore.AffineTransform(translationX: 5, y: 7),
                              rect: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
-        let shader = ImageShader(draw)
+        let shader = makeShader(PaintPlan(image: draw))
         for y in 0..<bitmap.height {
             var colors = [SIMD4<UInt8>](repeating: .zero, count: bitmap.width)
             var coverage = [UInt8](repeating: 255, count: bitmap.width)
             colors.withUnsafeMutableBufferPointer { c in coverage.withUnsafeMutableBufferPointer { k in
-                shader.shade(y: y + 7, x0: 5, count: bitmap.width, offset: .zero, colors: c.baseAddress!, coverage: k.baseAddress!)
+                shader.shade(y: y + 7, x0: 5, count: bitmap.width, colors: c.baseAddress!, coverage: k.baseAddress!)
             } }
             for x in 0..<bitmap.width { XCTAssertEqual(colors[x], bitmap[x, y], "(\(x), \(y))") }
         }

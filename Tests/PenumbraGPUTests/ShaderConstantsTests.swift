@@ -18,14 +18,24 @@ final class ShaderConstantsTests: XCTestCase {
         XCTAssertEqual(Set(names).count, names.count)
         XCTAssertEqual(names.filter { $0.hasPrefix("BLEND_") }.count, BlendMode.allCases.count)
         XCTAssertEqual(names.filter { $0.hasPrefix("PAINT_") }.count, GPUPaint.Kind.allCases.count)
+        XCTAssertEqual(names.filter { $0.hasPrefix("BLOCK_") }.count, UniformBlock.allCases.count)
         let blendValues = ShaderConstants.defines.filter { $0.0.hasPrefix("BLEND_") }.map(\.1)
         XCTAssertEqual(blendValues, Array(0..<BlendMode.allCases.count))
     }
 
-    /// Every case is handled by name in the composite program, and no case is written as a number.
+    /// Every blend mode and paint kind is handled by name in the composite program, every uniform
+    /// block's binding point is named by some program, and no case is written as a number.
     func testShadersNameEveryCaseAndNoNumber() throws {
         let source = try XCTUnwrap(ShaderSources.fragment("composite"))
-        for (name, _) in ShaderConstants.defines {
+        let everyProgram = try ShaderSources.fragmentPrograms.map { try XCTUnwrap(ShaderSources.fragment($0)) }.joined()
+            + ShaderSources.vertex()
+        for (name, _) in ShaderConstants.defines where name.hasPrefix("BLOCK_") {
+            XCTAssertTrue(everyProgram.contains("binding = \(name))"), "a program declares block \(name)")
+        }
+        let numberedBinding = try NSRegularExpression(pattern: "binding = [0-9]")
+        XCTAssertNil(numberedBinding.firstMatch(in: everyProgram, range: NSRange(everyProgram.startIndex..., in: everyProgram)),
+                     "a binding point written as a number")
+        for (name, _) in ShaderConstants.defines where !name.hasPrefix("BLOCK_") {
             let pattern = try NSRegularExpression(pattern: "\\b\(name)\\b")
             XCTAssertNotNil(pattern.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
                             "composite.frag names \(name)")

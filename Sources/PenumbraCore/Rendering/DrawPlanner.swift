@@ -31,8 +31,24 @@ import Foundation
     @usableFromInline package let state: CompositeState
 }
 
-/// The draws of a display list in the order renderers draw them (layers left open are closed at
-/// the end), with the frame of the target each draws into.
+/// What a draw paints, before its paint is lowered (DrawStream).
+@usableFromInline package enum DrawSource: Sendable {
+    case fill(Color)
+    case image(ImageDraw)
+    case gradient(GradientDraw)
+    /// The composite of the finished layer whose frame this is.
+    case layer(PixelRect)
+    case backdrop(BackdropBlur)
+}
+
+/// One step of a display list as renderers execute it: a layer begins over a frame, or a draw.
+@usableFromInline package enum SequencedStep: Sendable {
+    case beginLayer(PixelRect)
+    case draw(DrawInput, DrawSource)
+}
+
+/// The steps of a display list in the order renderers execute them (layers left open are
+/// closed at the end), each draw with the frame of the target it draws into.
 @usableFromInline package struct DrawSequence: Sendable, Sequence, IteratorProtocol {
     private let list: DisplayList
     private var nextCommand = 0
@@ -45,19 +61,23 @@ import Foundation
         frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
     }
 
-    @usableFromInline package mutating func next() -> DrawInput? {
+    @usableFromInline package mutating func next() -> SequencedStep? {
         while nextCommand < list.commands.count {
             let command = list.commands[nextCommand]
             nextCommand += 1
             switch command {
-            case .fill(let shape, _, let state): return DrawInput(geometry: .shape(shape), frame: frame, state: state)
+            case .fill(let shape, let color, let state):
+                return .draw(DrawInput(geometry: .shape(shape), frame: frame, state: state), .fill(color))
             case .image(let image, let state):
-                return DrawInput(geometry: .shape(DrawPlanner.coverageShape(of: image)), frame: frame, state: state)
-            case .gradient(_, let state): return DrawInput(geometry: .clipArea(state.clip), frame: frame, state: state)
-            case .blurBackdrop(let blur, let state): return DrawInput(geometry: .shape(blur.shape), frame: frame, state: state)
+                return .draw(DrawInput(geometry: .shape(DrawPlanner.coverageShape(of: image)), frame: frame, state: state), .image(image))
+            case .gradient(let gradient, let state):
+                return .draw(DrawInput(geometry: .clipArea(state.clip), frame: frame, state: state), .gradient(gradient))
+            case .blurBackdrop(let blur, let state):
+                return .draw(DrawInput(geometry: .shape(blur.shape), frame: frame, state: state), .backdrop(blur))
             case .beginLayer(let state):
                 layers.append((frame, state))
                 frame = DrawPlanner.layerFrame(for: state, over: frame)
+                return .beginLayer(frame)
             case .endLayer:
                 if let draw = closeLayer() { return draw }
             }
@@ -65,10 +85,16 @@ import Foundation
         return closeLayer()
     }
 
-    private mutating func closeLayer() -> DrawInput? {
+    private mutating func closeLayer() -> SequencedStep? {
         guard let (below, state) = layers.popLast() else { return nil }
+        let layer = frame
         frame = below
-        return DrawInput(geometry: .plane, frame: frame, state: state)
+        return .draw(DrawInput(geometry: .plane, frame: frame, state: state), .layer(layer))
+    }
+
+    /// The draws alone, in order.
+    @usableFromInline package static func draws(of list: DisplayList) -> [DrawInput] {
+        DrawSequence(list).compactMap { if case .draw(let input, _) = $0 { return input } else { return nil } }
     }
 }
 
@@ -101,7 +127,12 @@ import Foundation
 
     /// The plan of the next draw, nil after the last one (including the composites of layers
     /// left open at the end). Not for concurrent use.
-    @usableFromInline package func next() -> PlannedDraw? { sequence.next().map(plan) }
+    @usableFromInline package func next() -> PlannedDraw? {
+        while let step = sequence.next() {
+            if case .draw(let input, _) = step { return plan(input) }
+        }
+        return nil
+    }
 
     /// The plan of one draw of this planner's list. Safe to call from several threads at once.
     @usableFromInline package func plan(_ input: DrawInput) -> PlannedDraw {

@@ -37,7 +37,7 @@ import Foundation
             channel = nil
             return
         }
-        let channel = Channel(planner: planner, draws: Array(DrawSequence(list)), depth: max(1, depth))
+        let channel = Channel(planner: planner, draws: DrawSequence.draws(of: list), depth: max(1, depth))
         self.channel = channel
         for index in 0..<workerCount {
             let thread = Thread { channel.work() }

@@ -1,0 +1,97 @@
+// DrawStream: a display list lowered once, for both renderers, into the
+// steps they execute: a layer begins, a draw, a layer ends (its composite is
+// a draw), a backdrop is blurred (its replacement is a draw). Each draw
+// carries everything about it that does not depend on pixels: the planned
+// coverage of its geometry, clip and shadow (DrawPlan.swift, computed ahead
+// on worker threads by PlanAhead), its paint resolved to integers
+// (PaintPlan.swift: at the op's position and, for a shadow, at the shadow's
+// offset), its context alpha as U8 and its blend mode. Renderers never walk
+// `DisplayList.commands` themselves: what they execute is this sequence, so
+// the order of draws, the frames of layers and every constant are the same
+// on the CPU and the GPU by construction.
+
+/// A draw lowered for execution.
+@usableFromInline package struct LoweredDraw: Sendable {
+    /// The paint at the op's own position.
+    @usableFromInline package let paint: PaintPlan
+    /// The shadow to composite first; nil when there is none or it changes no pixel.
+    @usableFromInline package let shadow: LoweredShadow?
+    /// The clip node and its coverage over the target's frame; nil without a clip.
+    @usableFromInline package let clip: (index: Int, mask: CoverageMask)?
+    /// Where the op writes and with which coverage; nil when it changes no pixel.
+    @usableFromInline package let op: OpPlan?
+    /// The context alpha, U8.
+    @usableFromInline package let alpha8: UInt8
+    @usableFromInline package let mode: BlendMode
+}
+
+/// A draw's shadow, lowered.
+@usableFromInline package struct LoweredShadow: Sendable {
+    @usableFromInline package let plan: ShadowPlan
+    /// The shadow colour, premultiplied U8.
+    @usableFromInline package let color8: SIMD4<UInt8>
+    /// The op's paint moved by the shadow's offset: what the caster's alpha is sampled from.
+    @usableFromInline package let casterPaint: PaintPlan
+}
+
+/// One step of a lowered display list.
+@usableFromInline package enum DrawStep: Sendable {
+    /// A layer begins: later draws go to a new transparent target over `frame`.
+    case beginLayer(frame: PixelRect)
+    /// A draw into the current target.
+    case draw(LoweredDraw)
+    /// The current layer ends: it is popped, and the draw (its paint `placed` at the layer's
+    /// frame) composites it into the target below.
+    case endLayer(LoweredDraw)
+    /// The backdrop under `bounds` (the shape's pixels within the target's frame, non-empty) is
+    /// blurred as `blur` says; the draw (its paint `placed` at `bounds`) writes the replacement.
+    case blurBackdrop(BackdropBlur, bounds: PixelRect, LoweredDraw)
+}
+
+/// A display list's steps, lowered, in order. One consumer; plans come from worker threads.
+@usableFromInline package struct DrawStream: IteratorProtocol {
+    private var sequence: DrawSequence
+    private let plans: PlanAhead
+
+    @usableFromInline package init(_ list: DisplayList) {
+        sequence = DrawSequence(list)
+        plans = PlanAhead(list)
+    }
+
+    @usableFromInline package mutating func next() -> DrawStep? {
+        guard let step = sequence.next() else { return nil }
+        switch step {
+        case .beginLayer(let frame):
+            return .beginLayer(frame: frame)
+        case .draw(let input, let source):
+            guard let planned = plans.next() else { preconditionFailure("the planner ran out of draws") }
+            switch source {
+            case .fill(let color):
+                return .draw(lower(planned, input.state) { _ in PaintPlan(color: color) })
+            case .image(let image):
+                return .draw(lower(planned, input.state) { PaintPlan(image: image, offset: $0) })
+            case .gradient(let gradient):
+                return .draw(lower(planned, input.state) { PaintPlan(gradient: gradient, offset: $0) })
+            case .layer(let frame):
+                return .endLayer(lower(planned, input.state) { PaintPlan(placedAt: frame, offset: $0) })
+            case .backdrop(let blur):
+                let bounds = blur.shape.bounds.map { PixelRect(enclosing: $0).intersection(input.frame) }
+                guard let bounds, !bounds.isEmpty else {
+                    return .draw(lower(planned, input.state) { _ in .solid(.zero) })
+                }
+                return .blurBackdrop(blur, bounds: bounds, lower(planned, input.state) { PaintPlan(placedAt: bounds, offset: $0) })
+            }
+        }
+    }
+
+    /// The draw with its paint resolved at the op's position and, for a shadow, at its offset.
+    private func lower(_ planned: PlannedDraw, _ state: CompositeState, paint: (Point) -> PaintPlan) -> LoweredDraw {
+        var shadow: LoweredShadow?
+        if let deviceShadow = state.shadow, let plan = planned.shadow {
+            shadow = LoweredShadow(plan: plan, color8: deviceShadow.color.premultiplied8, casterPaint: paint(plan.offset))
+        }
+        let clip = state.clip.map { (index: $0, mask: planned.clip ?? .empty) }
+        return LoweredDraw(paint: paint(.zero), shadow: shadow, clip: clip, op: planned.op,
+                           alpha8: Fixed.unit8(state.alpha), mode: state.blendMode)
+    }
+}

@@ -1,0 +1,181 @@
+// UniformBlocks: every constant a pass needs reaches GLSL in a std140
+// uniform block, written from a Swift struct that mirrors it field for field
+// (each struct names its block and lists its fields with their GLSL names).
+// std140 puts every vec4/ivec4/uvec4 and every array element on a 16-byte
+// boundary, which is what a Swift struct of SIMD4 fields and InlineArrays of
+// SIMD4 is too, so the struct's bytes are the block's: one glBufferData per
+// pass, no uniform looked up by name, nothing that can miss silently.
+// UniformBlockLayoutTests checks each struct's offsets and size against the
+// linked programs' own (glGetActiveUniformsiv), so a field added on one side
+// only fails a test. Binding points come from `UniformBlock` and reach GLSL as
+// `BLOCK_*` defines (ShaderConstants). 64-bit integers travel as (low, high)
+// in the first two lanes of a uvec4.
+import CEGL
+import PenumbraCore
+
+/// The uniform block binding points, one per block (`BLOCK_<NAME>` in GLSL).
+enum UniformBlock: Int, CaseIterable {
+    /// blur.frag's kernel weights (GPUSharedObjects).
+    case weights = 0
+    /// mask.glsl's byte-to-float table (GPUSharedObjects).
+    case lookup
+    /// paint.glsl: PaintBlock.
+    case paint
+    /// composite.frag: CompositeBlock.
+    case composite
+    /// caster.frag: CasterBlock.
+    case caster
+    /// quad.vert: QuadBlock.
+    case quad
+    /// blur.frag: BlurBlock.
+    case blur
+}
+
+/// A Swift mirror of a std140 block: its binding point and its fields' GLSL names and offsets.
+protocol UniformBlockMirror {
+    static var block: UniformBlock { get }
+    /// The block's name in GLSL.
+    static var blockName: String { get }
+    /// Each field's GLSL name (arrays: the name of element 0) and byte offset in the struct.
+    static var fields: [(name: String, offset: Int)] { get }
+}
+
+/// Mirrors paint.glsl's `PaintBlock`: a PaintPlan's integers.
+struct PaintBlock: UniformBlockMirror {
+    /// A solid paint, premultiplied U8.
+    var solid8 = SIMD4<Int32>.zero
+    /// A template image's tint, premultiplied U8.
+    var tint8 = SIMD4<Int32>.zero
+    /// Placed pixels: their size in .zw.
+    var placedRect = SIMD4<Int32>.zero
+    /// x: paint kind (generic program), y: has tint, z: nearest, w: gradient stop count.
+    var info = SIMD4<Int32>.zero
+    /// x: extend start, y: extend end, z: radial A24.
+    var gradient = SIMD4<Int32>.zero
+    /// RadialGradientPlan's cd.x, cd.y, r0, dr (Q16).
+    var radialGeometry = SIMD4<Int32>.zero
+    /// ImageSamplingPlan per axis a: distance[3a + k] (base, stepX, stepY).
+    var distance = InlineArray<6, SIMD4<UInt32>>(repeating: .zero)
+    /// Per axis a: threshold[2a + k] (leading end, trailing start).
+    var threshold = InlineArray<4, SIMD4<UInt32>>(repeating: .zero)
+    /// Per region i = 3a + r: regionMap[3i + k].
+    var regionMap = InlineArray<18, SIMD4<UInt32>>(repeating: .zero)
+    /// Per region i: regionTile[2i + k] (tile length, tile start).
+    var regionTile = InlineArray<12, SIMD4<UInt32>>(repeating: .zero)
+    /// Per region i: (first, last) in .xy.
+    var regionSpan = InlineArray<6, SIMD4<Int32>>(repeating: .zero)
+    /// Per region pair: (level, atlas origin x, y, 0).
+    var mipLevel = InlineArray<9, SIMD4<Int32>>(repeating: .zero)
+    /// Per region pair: the level's last texel in .xy.
+    var mipLast = InlineArray<9, SIMD4<Int32>>(repeating: .zero)
+    /// A linear gradient's t24: base, stepX, stepY.
+    var linear = InlineArray<3, SIMD4<UInt32>>(repeating: .zero)
+    /// A radial gradient's qx and qy: base, stepX, stepY each.
+    var radialQ = InlineArray<6, SIMD4<UInt32>>(repeating: .zero)
+
+    static let block = UniformBlock.paint
+    static let blockName = "PaintBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uSolid8", MemoryLayout<Self>.offset(of: \.solid8)!), ("uTint8", MemoryLayout<Self>.offset(of: \.tint8)!),
+         ("uPlacedRect", MemoryLayout<Self>.offset(of: \.placedRect)!), ("uPaintInfo", MemoryLayout<Self>.offset(of: \.info)!),
+         ("uGradientInfo", MemoryLayout<Self>.offset(of: \.gradient)!),
+         ("uRadialGeometry", MemoryLayout<Self>.offset(of: \.radialGeometry)!),
+         ("uDistance[0]", MemoryLayout<Self>.offset(of: \.distance)!), ("uThreshold[0]", MemoryLayout<Self>.offset(of: \.threshold)!),
+         ("uRegionMap[0]", MemoryLayout<Self>.offset(of: \.regionMap)!), ("uRegionTile[0]", MemoryLayout<Self>.offset(of: \.regionTile)!),
+         ("uRegionSpan[0]", MemoryLayout<Self>.offset(of: \.regionSpan)!), ("uMipLevel[0]", MemoryLayout<Self>.offset(of: \.mipLevel)!),
+         ("uMipLast[0]", MemoryLayout<Self>.offset(of: \.mipLast)!), ("uLinear[0]", MemoryLayout<Self>.offset(of: \.linear)!),
+         ("uRadialQ[0]", MemoryLayout<Self>.offset(of: \.radialQ)!)]
+    }
+}
+
+/// Mirrors composite.frag's `CompositeBlock`.
+struct CompositeBlock: UniformBlockMirror {
+    /// The target's frame origin on the device grid (xy) and the region's top-left in target pixels (zw).
+    var origins = SIMD4<Int32>.zero
+    var coverageRect = SIMD4<Int32>.zero
+    var clipRect = SIMD4<Int32>.zero
+    /// x: has coverage, y: has clip, z: context alpha (U8), w: blend mode (generic program).
+    var info = SIMD4<Int32>.zero
+    /// x: the coverage is a packed shadow plane (generic program).
+    var packing = SIMD4<Int32>.zero
+
+    static let block = UniformBlock.composite
+    static let blockName = "CompositeBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uOrigins", MemoryLayout<Self>.offset(of: \.origins)!), ("uCoverageRect", MemoryLayout<Self>.offset(of: \.coverageRect)!),
+         ("uClipRect", MemoryLayout<Self>.offset(of: \.clipRect)!), ("uCompositeInfo", MemoryLayout<Self>.offset(of: \.info)!),
+         ("uCompositePacking", MemoryLayout<Self>.offset(of: \.packing)!)]
+    }
+}
+
+/// Mirrors caster.frag's `CasterBlock`.
+struct CasterBlock: UniformBlockMirror {
+    /// The device pixel of texel (0, 0), component 0, in .xy; x: has coverage in .z.
+    var origin = SIMD4<Int32>.zero
+    var planeRect = SIMD4<Int32>.zero
+    var coverageRect = SIMD4<Int32>.zero
+
+    static let block = UniformBlock.caster
+    static let blockName = "CasterBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uCasterOrigin", MemoryLayout<Self>.offset(of: \.origin)!), ("uPlaneRect", MemoryLayout<Self>.offset(of: \.planeRect)!),
+         ("uCasterCoverageRect", MemoryLayout<Self>.offset(of: \.coverageRect)!)]
+    }
+}
+
+/// Mirrors quad.vert's `QuadBlock`.
+struct QuadBlock: UniformBlockMirror {
+    /// The quad's corners in target pixels: x0, y0, x1, y1.
+    var quad = SIMD4<Float>.zero
+    /// The target's size in .xy; z: 1 when the corners come from the vertex attribute.
+    var target = SIMD4<Float>.zero
+
+    static let block = UniformBlock.quad
+    static let blockName = "QuadBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uQuad", MemoryLayout<Self>.offset(of: \.quad)!), ("uTarget", MemoryLayout<Self>.offset(of: \.target)!)]
+    }
+}
+
+/// Mirrors blur.frag's `BlurBlock`.
+struct BlurBlock: UniformBlockMirror {
+    /// x: the kernel radius.
+    var info = SIMD4<Int32>.zero
+
+    static let block = UniformBlock.blur
+    static let blockName = "BlurBlock"
+    static var fields: [(name: String, offset: Int)] { [("uBlurInfo", MemoryLayout<Self>.offset(of: \.info)!)] }
+}
+
+/// One uniform buffer per block a pass writes, each rewritten whole before the draw that reads it.
+final class UniformBuffers {
+    private var buffers: [UniformBlock: GLuint] = [:]
+    private let counters: GPUCounters
+
+    init(counters: GPUCounters) { self.counters = counters }
+
+    /// Writes `value`'s bytes into its block's buffer (a fresh store each time, so the driver
+    /// need not wait for earlier draws) and binds it to the block's binding point.
+    func write<Mirror: UniformBlockMirror>(_ value: Mirror) {
+        let block = Mirror.block
+        var name = buffers[block] ?? 0
+        if name == 0 {
+            glGenBuffers(1, &name)
+            buffers[block] = name
+        }
+        glBindBuffer(glEnum(GL_UNIFORM_BUFFER), name)
+        withUnsafeBytes(of: value) { bytes in
+            counters.upload(bytes.count) {
+                glBufferData(glEnum(GL_UNIFORM_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
+            }
+        }
+        glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(block.rawValue), name)
+    }
+
+    /// Deletes the buffers (the context must be current).
+    func delete() {
+        var names = Array(buffers.values)
+        glDeleteBuffers(GLsizei(names.count), &names)
+        buffers = [:]
+    }
+}
