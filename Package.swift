@@ -83,7 +83,7 @@ let package = Package(
             path: "Sources/PenumbraServer"),
         .executableTarget(
             name: "penumbra",
-            dependencies: ["Penumbra", "PenumbraServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Penumbra", "PenumbraServer", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
 

@@ -48,4 +48,19 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("(2 in flight)"), r.stdout)
         XCTAssertEqual(try bench([scene, "--frames-in-flight", "0"]).status, 2)
     }
+
+    /// `--soak`: the resident set after 10 renders and at the end, on one renderer.
+    func testSoakReportsTheResidentSetAtEachPowerOfTenAndAtTheEnd() throws {
+        let scene = TestSupport.examples.appendingPathComponent("star.json").path
+        let r = try bench([scene, "--backend", "cpu", "--soak", "25", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        let points = try XCTUnwrap(results.first?["points"] as? [[String: Any]])
+        XCTAssertEqual(points.compactMap { $0["renders"] as? Int }, [10, 25])
+        for point in points {
+            XCTAssertGreaterThan(try XCTUnwrap(point["rss_mb"] as? Double), 1, "a resident set was read")
+            XCTAssertGreaterThan(try XCTUnwrap(point["heap_in_use_mb"] as? Double), 0)
+        }
+        XCTAssertEqual(try bench([scene, "--soak", "0"]).status, 2)
+    }
 }

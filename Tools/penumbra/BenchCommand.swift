@@ -1,4 +1,4 @@
-// `penumbra bench SCENE.json... [--backend cpu|gpu|both] [--seconds N] [--json]`
+// `penumbra bench SCENE.json... [--backend cpu|gpu|both] [--seconds N] [--json] [--soak N]`
 //
 // For each scene and backend: decode once, warm up, then render repeatedly
 // for the time given, timing render-to-pixels (recording the display list,
@@ -39,6 +39,8 @@ struct BenchCommand: ParsableCommand {
     var thumbnail = false
     @Flag(help: "The filter benchmark: gaussianBlur sigma 10, and colorControls + unsharpMask, on each scene's image named \"input\".")
     var filters = false
+    @Option(help: "Resource hygiene: render the scenes round-robin this many times on one renderer per backend, reporting the resident set after 10, 100, 1,000 ... renders.")
+    var soak: Int?
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -47,6 +49,7 @@ struct BenchCommand: ParsableCommand {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level must be in 0...9") }
         if framesInFlight < 1 { throw ValidationError("--frames-in-flight must be at least 1") }
+        if let soak, soak < 1 { throw ValidationError("--soak must be at least 1") }
     }
 
     struct Result: Encodable {
@@ -86,6 +89,7 @@ struct BenchCommand: ParsableCommand {
                 throw ToolError(.backendUnavailable, "backend \(b.rawValue) unavailable: \(e.message)")
             }
         }
+        if let soak { return try self.soak(soak, backends: backends, renderers: renderers) }
         let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
         var results: [Result] = []
         for path in scenes {
