@@ -42,7 +42,10 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
         // MARK: C shim that keeps libpng's setjmp/longjmp inside C
-        .target(name: "CPNG", dependencies: ["CLibPNG"], path: "Sources/CPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
+        // libdeflate compresses the PNG encoder's bands (Sources/CPNG/penumbra_png_write.c).
+        .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "CPNG", dependencies: ["CLibPNG", "CLibDeflate"], path: "Sources/CPNG",
+                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
 
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"], path: "Sources/CJPEGShim"),
         // glibc's heap accounting for the server's metrics (<malloc.h> is not in Swift's Glibc module).

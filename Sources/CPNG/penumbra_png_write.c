@@ -14,12 +14,17 @@
 //  2. Deflate. The filtered stream is cut into bands of whole rows, about
 //     BAND_TARGET_BYTES each. The band size depends on the image only, never
 //     on the thread count, so the same pixels always give the same bytes.
-//     Each band is raw deflate (windowBits -15) at the chosen level, primed
-//     with the 32 KiB of filtered data before it (deflateSetDictionary, so the
-//     ratio barely suffers), ended with Z_SYNC_FLUSH (byte aligned, not final)
-//     or, for the last band, Z_FINISH. Concatenated behind a zlib header and
-//     followed by the Adler-32 of the whole stream (per-band Adler-32s joined
-//     with adler32_combine), the bands form one valid zlib stream.
+//     Each band is compressed on its own by libdeflate (about half the
+//     instructions of zlib's deflate at the same level, BENCHMARKS.md) as a
+//     complete raw deflate stream. libdeflate has no flush, so a band that is
+//     not the last is turned into a non-final, byte-aligned piece the way
+//     zlib's Z_SYNC_FLUSH ends one: zlib's inflate, stopping at every block
+//     boundary (Z_BLOCK), finds the bit where the band's last block header
+//     starts and the bit where that block ends; the header's BFINAL bit is
+//     cleared and an empty stored block (3 zero bits, padding, 00 00 FF FF)
+//     is appended. Concatenated behind a zlib header and followed by the
+//     Adler-32 of the whole stream (per-band Adler-32s joined with
+//     adler32_combine), the bands form one valid zlib stream.
 //
 // The file is signature, IHDR, sRGB (perceptual), IDATs of at most
 // IDAT_MAX_BYTES, IEND; nothing else, so no timestamp or text.
@@ -29,14 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "penumbra_png.h"
 
-/// Filtered bytes per band (rounded to whole rows, at least one row).
-#define BAND_TARGET_BYTES (128u * 1024u)
-/// Deflate's window: each band is primed with this much of the data before it.
-#define WINDOW_BYTES 32768u
+/// Filtered bytes per band (rounded to whole rows, at least one row): large enough that starting
+/// each band without the history before it costs little ratio, small enough to share the work.
+#define BAND_TARGET_BYTES (512u * 1024u)
 /// The largest IDAT payload written.
 #define IDAT_MAX_BYTES (256u * 1024u)
 /// The most worker threads used when the caller says 0 (automatic).
@@ -53,7 +58,7 @@ typedef struct encode_job {
     const uint8_t *rgba;
     uint32_t width, height;
     size_t bpp, row_bytes, stride; // stride = 1 + row_bytes (filter type byte)
-    int level, strategy;
+    int level;
     penumbra_png_filter filter;
     uint8_t *filtered;            // height * stride
     uint32_t rows_per_band, band_count;
@@ -148,36 +153,68 @@ static void filter_band(const encode_job *job, uint32_t first, uint32_t end, uin
 
 // MARK: - Deflate
 
-static int deflate_band(encode_job *job, z_stream *stream, uint32_t band) {
+/// In a complete raw deflate stream, the bit where its last block's header starts and the bit
+/// just past that block's end (bits counted LSB first from byte 0), found by zlib's inflate
+/// stopping at every block boundary; 1 when the stream does not decode.
+static int locate_last_block(const uint8_t *bytes, size_t size, size_t *header_bit, size_t *end_bit) {
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit2(&stream, -15) != Z_OK) return 1;
+    static __thread uint8_t sink[65536];  // the output is not needed, only the block boundaries
+    stream.next_in = (Bytef *)bytes;
+    stream.avail_in = (uInt)size;
+    size_t boundary = 0, end = 0;  // the first header starts at bit 0
+    int status;
+    for (;;) {
+        stream.next_out = sink;
+        stream.avail_out = sizeof sink;
+        status = inflate(&stream, Z_BLOCK);
+        if (status == Z_STREAM_END) break;
+        if (status != Z_OK) {
+            inflateEnd(&stream);
+            return 1;
+        }
+        // At a block's end (data_type & 128): total_in bytes taken, the low six bits of data_type
+        // of them unused; data_type & 64 says whether the block that ended was the last.
+        if (stream.data_type & 128) {
+            size_t bit = (size_t)stream.total_in * 8 - (size_t)(stream.data_type & 63);
+            if (stream.data_type & 64) end = bit; else boundary = bit;
+        }
+    }
+    if (end == 0) {
+        inflateEnd(&stream);
+        return 1;
+    }
+    *header_bit = boundary;
+    *end_bit = end;
+    inflateEnd(&stream);
+    return 0;
+}
+
+static int deflate_band(encode_job *job, struct libdeflate_compressor *compressor, uint32_t band) {
     uint32_t first = band * job->rows_per_band;
     uint32_t end = first + job->rows_per_band < job->height ? first + job->rows_per_band : job->height;
     size_t start = (size_t)first * job->stride, length = (size_t)(end - first) * job->stride;
     band_output *output = &job->bands[band];
     output->adler = adler32(1L, job->filtered + start, (uInt)length);
-    if (deflateReset(stream) != Z_OK) return 1;
-    if (start > 0) {
-        size_t dictionary = start < WINDOW_BYTES ? start : WINDOW_BYTES;
-        if (deflateSetDictionary(stream, job->filtered + start - dictionary, (uInt)dictionary) != Z_OK) return 1;
-    }
-    size_t capacity = deflateBound(stream, (uLong)length) + 64;
+    size_t capacity = libdeflate_deflate_compress_bound(compressor, length) + 8;
     output->bytes = (uint8_t *)malloc(capacity);
     if (output->bytes == NULL) return 1;
-    int last = band + 1 == job->band_count;
-    stream->next_in = job->filtered + start;
-    stream->avail_in = (uInt)length;
-    for (;;) {
-        stream->next_out = output->bytes + output->size;
-        stream->avail_out = (uInt)(capacity - output->size);
-        int status = deflate(stream, last ? Z_FINISH : Z_SYNC_FLUSH);
-        output->size = capacity - stream->avail_out;
-        if (status == Z_STREAM_END) return 0;
-        if (status != Z_OK && status != Z_BUF_ERROR) return 1;
-        if (!last && stream->avail_in == 0 && stream->avail_out > 0) return 0; // flushed
-        uint8_t *grown = (uint8_t *)realloc(output->bytes, capacity * 2);
-        if (grown == NULL) return 1;
-        output->bytes = grown;
-        capacity *= 2;
-    }
+    output->size = libdeflate_deflate_compress(compressor, job->filtered + start, length, output->bytes, capacity - 8);
+    if (output->size == 0) return 1;
+    if (band + 1 == job->band_count) return 0;  // the last band ends the stream as it is
+    size_t header_bit, end_bit;
+    if (locate_last_block(output->bytes, output->size, &header_bit, &end_bit) != 0) return 1;
+    output->bytes[header_bit >> 3] &= (uint8_t)~(1u << (header_bit & 7));    // BFINAL = 0
+    size_t used = (end_bit + 7) >> 3;
+    if (end_bit & 7) output->bytes[end_bit >> 3] &= (uint8_t)((1u << (end_bit & 7)) - 1);
+    // An empty stored block: header 000 at end_bit, padding to the byte, LEN 0, NLEN 0xFFFF.
+    size_t stored = (end_bit + 3 + 7) >> 3;
+    for (size_t i = used; i < stored; i++) output->bytes[i] = 0;
+    output->bytes[stored] = 0x00; output->bytes[stored + 1] = 0x00;
+    output->bytes[stored + 2] = 0xFF; output->bytes[stored + 3] = 0xFF;
+    output->size = stored + 4;
+    return 0;
 }
 
 // MARK: - Workers
@@ -199,18 +236,17 @@ static void *filter_worker(void *argument) {
 
 static void *deflate_worker(void *argument) {
     encode_job *job = (encode_job *)argument;
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    if (deflateInit2(&stream, job->level, Z_DEFLATED, -15, 8, job->strategy) != Z_OK) {
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(job->level);
+    if (compressor == NULL) {
         atomic_store(&job->failed, 1);
         return NULL;
     }
     for (;;) {
         uint32_t band = atomic_fetch_add(&job->next_band, 1);
         if (band >= job->band_count || atomic_load(&job->failed)) break;
-        if (deflate_band(job, &stream, band) != 0) atomic_store(&job->failed, 1);
+        if (deflate_band(job, compressor, band) != 0) atomic_store(&job->failed, 1);
     }
-    deflateEnd(&stream);
+    libdeflate_free_compressor(compressor);
     return NULL;
 }
 
@@ -323,7 +359,6 @@ int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t he
     job.row_bytes = (size_t)width * job.bpp;
     job.stride = job.row_bytes + 1;
     job.level = compression_level;
-    job.strategy = filter == PENUMBRA_PNG_FILTER_NONE ? Z_DEFAULT_STRATEGY : Z_FILTERED; // as libpng
     job.filter = filter;
     size_t rows = BAND_TARGET_BYTES / job.stride;
     job.rows_per_band = rows < 1 ? 1 : rows > height ? height : (uint32_t)rows;
