@@ -1,9 +1,12 @@
-// The GPU's `blurBackdrop` (BackdropBlur.swift): the current target is read
-// back, the replacement is computed over the shape's bounds by Core's filter
-// graph with the integer reference blur (the same sums as the CPU's blur, so
-// the same bytes), uploaded, and drawn 1:1 with `copy` under the shape's
-// coverage times the clip, as on the CPU. A GPU pass for the blur is a later
-// step; this keeps both renderers identical by construction meanwhile.
+// The GPU's `blurBackdrop` (BackdropBlur.swift): the replacement over the
+// shape's bounds is Core's filter graph (`blur.replacement(of:)`) evaluated
+// as GPU passes (GPUFilterEvaluator) whose one source is the current target's
+// texture itself, so nothing is read back: the blur's two passes read the
+// target, the saturation and tint passes follow, and the result is drawn 1:1
+// with `copy` under the shape's coverage times the clip, as on the CPU, as a
+// layer paint placed on the device grid (a 1:1 layer samples exactly its
+// texels, as the CPU's 1:1 image draw does). The graph's source is a
+// transparent stand-in of the target's size: only its extent is read.
 
 import PenumbraCore
 
@@ -12,14 +15,17 @@ extension GPUFrame {
         let frame = target.frame
         let bounds = blur.shape.bounds.map { PixelRect(enclosing: $0).intersection(frame) } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         guard !bounds.isEmpty else { return try draw(.solid(SIMD4(0, 0, 0, 0)), state) }
-        let backdrop = try GLReadbackBuffers.read(target, width: frame.width, height: frame.height)
         let local = PixelRect(x: bounds.x - frame.x, y: bounds.y - frame.y, width: bounds.width, height: bounds.height)
-        let pixels = try FilterEvaluator(services: .withoutRenderer, maxPixels: Int.max / 4)
-            .render(blur.replacement(of: backdrop), in: local)
-        let image = ImageDraw(bitmap: pixels, scale: 1, transform: .identity,
-                              rect: Rect(x: Double(bounds.x), y: Double(bounds.y), width: Double(bounds.width), height: Double(bounds.height)))
-        // Drawn 1:1: level 0, no mip atlas.
-        let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: nil, pool: lease.pool)
-        try draw(.image(image, texture: texture, mipmaps: mipmaps), state)
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
+                                           sparseLimit: sparseLimit, maxPixels: Int.max / 4)
+        evaluator.leaf = GPUFilterImage(surface: target.surface, rect: PixelRect(x: 0, y: 0, width: frame.width, height: frame.height),
+                                        owned: false)
+        let standIn = Bitmap(width: frame.width, height: frame.height)
+        let replacement = try evaluator.render(blur.replacement(of: standIn), in: local)
+        defer { evaluator.release(replacement) }
+        guard let surface = replacement.surface else { return try draw(.solid(SIMD4(0, 0, 0, 0)), state) }
+        let placed = PixelRect(x: replacement.rect.x + frame.x, y: replacement.rect.y + frame.y,
+                               width: replacement.rect.width, height: replacement.rect.height)
+        try draw(.layer(GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: placed))), state)
     }
 }

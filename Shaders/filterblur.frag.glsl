@@ -1,0 +1,54 @@
+// filterblur: one pass of gaussianBlur (and unsharpMask's blur) on a filter
+// image, every lane of RGBA blurred as a plane with the shadow's integer
+// separable Gaussian (docs/ARITHMETIC.md, "Gaussian blur"; ReferencePlaneBlur
+// and PenumbraCPU's Blur.swift compute the same sums), W the kernel's integer
+// weights (sum 2^16) in the shared uniform block:
+//     BLUR_AXIS 0: h = sum W[i] a[x + i - r],    out = (h + 2^7) >> 8   (RGBA32F, integers)
+//     BLUR_AXIS 1: v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24 (RGBA8 bytes)
+// in uint (every sum fits 32 bits). Pixels outside an input's rect are 0: the
+// horizontal pass reads an RGBA8 image placed by uInputRect0 (filter.frag's
+// convention), which covers at most the rectangle the blur asked for (its
+// region grown by r), so the zero edge is the CPU's; the vertical pass reads
+// the horizontal pass's plane, whose rows reach r beyond every output row.
+// The target's texel (0, 0) is graph pixel uOrigin.
+//! include header.glsl
+
+#ifndef WEIGHT_VEC4S
+#define WEIGHT_VEC4S 1024
+#endif
+#ifndef BLUR_AXIS
+#define BLUR_AXIS 0
+#endif
+layout(std140, binding = 0) uniform Weights { uvec4 uW[WEIGHT_VEC4S]; };
+uniform sampler2D uFilterInput0;
+uniform ivec4 uInputRect0;
+uniform ivec2 uOrigin;
+uniform int uRadius;
+
+out vec4 fragColor;
+
+uint weight(int i) { return uW[i >> 2][i & 3]; }
+
+void main() {
+    ivec2 q = ivec2(gl_FragCoord.xy) + uOrigin - uInputRect0.xy;
+    ivec4 rect = uInputRect0;
+    int r = uRadius;
+    uvec4 acc = uvec4(0u);
+#if BLUR_AXIS == 0
+    if (q.y >= 0 && q.y < rect.w) {
+        int last = min(2 * r, rect.z - 1 - q.x + r);
+        for (int i = max(0, r - q.x); i <= last; i++) {
+            acc += weight(i) * uvec4(floor(texelFetch(uFilterInput0, ivec2(q.x + i - r, q.y), 0) * 255.0 + 0.5));
+        }
+    }
+    fragColor = vec4((acc + 128u) >> 8);
+#else
+    if (q.x >= 0 && q.x < rect.z) {
+        int last = min(2 * r, rect.w - 1 - q.y + r);
+        for (int i = max(0, r - q.y); i <= last; i++) {
+            acc += weight(i) * uvec4(texelFetch(uFilterInput0, ivec2(q.x, q.y + i - r), 0));
+        }
+    }
+    fragColor = vec4((acc + (1u << 23)) >> 24) / 255.0;
+#endif
+}
