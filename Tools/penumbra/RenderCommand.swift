@@ -32,10 +32,14 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time)
+        // The renderer first, so that the scene's filter chains run on it (the GPU's passes); a
+        // backend that is unavailable is reported after the scene is checked, as before.
+        let made = Result { try backend.makeRenderer() }
+        let environment = (try? made.get()).map { SceneEnvironment.standard(filteringWith: $0.renderer) } ?? .standard
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time, environment: environment)
         let loaded = Date()
         let choice: RendererChoice
-        do { choice = try backend.makeRenderer() } catch let e as BackendUnavailable {
+        do { choice = try made.get() } catch let e as BackendUnavailable {
             throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(e.message)")
         }
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
