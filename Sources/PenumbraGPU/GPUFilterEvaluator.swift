@@ -66,9 +66,10 @@ final class GPUFilterEvaluator {
     let sparseLimit: Double
     /// The largest region (pixels) any node may be asked for.
     let maxPixels: Int
-    /// The image standing for every `.bitmap` leaf (the render's target under a backdrop blur);
-    /// nil uploads each leaf's pixels.
-    var leaf: GPUFilterImage?
+    /// A node whose pixels are already on the GPU, and that image (the render's target standing
+    /// for the backdrop under a backdrop blur): wherever the graph holds that node, it is that
+    /// image, whatever region is asked of it.
+    var substitute: (node: FilterNode, image: GPUFilterImage)?
     private var counters: GPUCounters { shared.counters }
 
     init(programs: ProgramCache, shared: GPUSharedObjects, lease: GLLease, images: GLImageCache, sparseLimit: Double,
@@ -78,16 +79,17 @@ final class GPUFilterEvaluator {
     }
 
     /// The pixels of `node` in `region`: an image covering at most the node's computed region
-    /// (a lent leaf may cover more), transparent elsewhere.
+    /// (a substitute may cover more), transparent elsewhere.
     func render(_ node: FilterNode, in region: PixelRect) throws -> GPUFilterImage {
         guard region.width <= maxPixels, region.height <= maxPixels, region.area <= maxPixels else {
             throw FilterError("a filter needs a region of \(region.width) x \(region.height) pixels, over the limit of \(maxPixels)")
         }
+        if let substitute, node == substitute.node { return substitute.image }
         let inside = node.computedRegion(in: region)
         if inside.isEmpty { return .transparent }
         switch node {
         case .bitmap(let bitmap):
-            return try leaf ?? upload(bitmap, inside)
+            return try upload(bitmap, inside)
         case .generator(.constantColor(let color)):
             let p = SIMD4<Int32>(truncatingIfNeeded: color.premultiplied8)
             return try pass(.constant, over: inside, inputs: []) { $0.set("uConstant", ints: [p]) }
@@ -268,7 +270,7 @@ final class GPUFilterEvaluator {
             return .transparent
         }
         let pixels: Bitmap
-        if case .bitmap(let bitmap) = input, leaf == nil, source == PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) {
+        if case .bitmap(let bitmap) = input, source == PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) {
             pixels = bitmap
         } else {
             let image = try render(input, in: source)

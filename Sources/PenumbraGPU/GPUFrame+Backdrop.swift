@@ -5,8 +5,9 @@
 // target, the saturation and tint passes follow, and the result is drawn 1:1
 // with `copy` under the shape's coverage times the clip, as on the CPU, as a
 // layer paint placed on the device grid (a 1:1 layer samples exactly its
-// texels, as the CPU's 1:1 image draw does). The graph's source is a
-// transparent stand-in of the target's size: only its extent is read.
+// texels, as the CPU's 1:1 image draw does). The graph's source is a node of
+// the target's extent without pixels (a cropped generator), for which the
+// evaluator substitutes the target's texture.
 
 import PenumbraCore
 
@@ -18,10 +19,12 @@ extension GPUFrame {
         let local = PixelRect(x: bounds.x - frame.x, y: bounds.y - frame.y, width: bounds.width, height: bounds.height)
         let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
                                            sparseLimit: sparseLimit, maxPixels: Int.max / 4)
-        evaluator.leaf = GPUFilterImage(surface: target.surface, rect: PixelRect(x: 0, y: 0, width: frame.width, height: frame.height),
-                                        owned: false)
-        let standIn = Bitmap(width: frame.width, height: frame.height)
-        let replacement = try evaluator.render(blur.replacement(of: standIn), in: local)
+        // The backdrop: a pixel-less node of the target's extent, standing for the target's texture.
+        let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let backdrop = FilterNode.generator(.constantColor(.clear))
+            .cropped(to: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+        evaluator.substitute = (backdrop, GPUFilterImage(surface: target.surface, rect: whole, owned: false))
+        let replacement = try evaluator.render(blur.replacement(over: backdrop), in: local)
         defer { evaluator.release(replacement) }
         guard let surface = replacement.surface else { return try draw(.solid(SIMD4(0, 0, 0, 0)), state) }
         let placed = PixelRect(x: replacement.rect.x + frame.x, y: replacement.rect.y + frame.y,
