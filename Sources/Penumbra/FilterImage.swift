@@ -178,13 +178,16 @@ private final class FilterRendererBox: @unchecked Sendable {
 
 extension SceneEnvironment {
     /// `standard`, with filter chains and generators evaluated by `renderer` when it evaluates
-    /// filter graphs itself (a GPU renderer's passes, on its context); decode on its thread.
+    /// filter graphs itself (a GPU renderer's passes, on its context), and by the CPU's evaluator
+    /// where the GPU cannot hold a region (the same bytes); decode on the renderer's thread.
     public static func standard(filteringWith renderer: Renderer) -> SceneEnvironment {
         var environment = SceneEnvironment.standard
         if let graphRenderer = renderer as? any FilterGraphRendering {
             let box = FilterRendererBox(graphRenderer)
             environment.filterRenderer = { node, region, maxPixels in
-                try box.renderer.renderFilter(node, in: region, maxPixels: maxPixels)
+                do { return try box.renderer.renderFilter(node, in: region, maxPixels: maxPixels) } catch is BackendUnavailable {
+                    return try FilterEvaluator(services: .cpu, maxPixels: maxPixels).render(node, in: region)
+                }
             }
         }
         return environment

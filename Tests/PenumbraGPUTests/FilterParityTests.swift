@@ -201,4 +201,24 @@ final class FilterParityTests: XCTestCase {
         XCTAssertEqual(gpu.lastFrameCounters.passes, 3)
         XCTAssertEqual(out.bitmap, try FilterContext().createImage(chain).bitmap)
     }
+
+    /// A chain wider than the GPU's textures is evaluated on the CPU when a scene is decoded for
+    /// the GPU (the same bytes), rather than rejected.
+    func testAChainBeyondTheGPUsTextureSizeFallsBackToTheCPUWhenDecoding() throws {
+        let gpu = try GPUTestSupport.renderer()
+        let wide = gpu.maxTextureSize + 3
+        let json = """
+        {"format": "penumbra-scene", "version": 1, "size": [8, 8],
+         "images": {"band": {"generator": "linearGradient", "start": [0, 0], "end": [\(wide), 0],
+                             "stops": [[0, "#FF000080"], [1, "#0000FF"]], "extent": [0, 0, \(wide), 2]},
+                    "inverted": {"input": "band", "filters": [{"filter": "colorInvert"}, {"filter": "gaussianBlur", "radius": 1}]}},
+         "ops": [{"op": "drawImage", "image": "inverted", "rect": [0, 0, 8, 8]}]}
+        """
+        XCTAssertThrowsError(try gpu.renderFilter(.generator(.constantColor(.white)), in: PixelRect(x: 0, y: 0, width: wide, height: 1),
+                                                  maxPixels: 1 << 30)) { XCTAssertTrue($0 is BackendUnavailable, "\($0)") }
+        let onCPU = try Scene.decode(json, baseDirectory: ".", environment: .standard)
+        let onGPU = try Scene.decode(json, baseDirectory: ".", environment: .standard(filteringWith: gpu))
+        XCTAssertEqual(onCPU.images["inverted"]?.bitmap.width, wide)
+        XCTAssertEqual(onCPU.images["inverted"]?.bitmap, onGPU.images["inverted"]?.bitmap)
+    }
 }
