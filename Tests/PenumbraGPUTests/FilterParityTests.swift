@@ -12,6 +12,7 @@ import XCTest
 import Penumbra
 @testable import PenumbraCore
 import PenumbraCPU
+import PenumbraShaders
 @testable import PenumbraGPU
 
 final class FilterParityTests: XCTestCase {
@@ -220,5 +221,25 @@ final class FilterParityTests: XCTestCase {
         let onGPU = try Scene.decode(json, baseDirectory: ".", environment: .standard(filteringWith: gpu))
         XCTAssertEqual(onCPU.images["inverted"]?.bitmap.width, wide)
         XCTAssertEqual(onCPU.images["inverted"]?.bitmap, onGPU.images["inverted"]?.bitmap)
+    }
+
+    func testFilterProgramsAssembleWithTheirSnippetsAndCompile() throws {
+        for name in ShaderSources.filterPrograms {
+            let source = try XCTUnwrap(ShaderSources.fragment(name))
+            XCTAssertTrue(source.hasPrefix("#version 320 es"), name)
+            XCTAssertFalse(source.contains("//! include"), name)
+            XCTAssertFalse(source.contains("#error missing snippet"), name)
+        }
+        // Every colour op and pass compiles and links on this context (colour op 1 is the matrix).
+        let gpu = try GPUTestSupport.renderer()
+        for op in 0...7 {
+            let node = FilterNode.filtered(.generator(.constantColor(Color(red: 0.2, green: 0.5, blue: 0.9, alpha: 0.7))),
+                                           [ImageFilter.colorControls(saturation: 1.3, brightness: 0.1, contrast: 0.8),
+                                            .colorMatrix(r: [0, 1, 0, 0], g: [1, 0, 0, 0], b: [0, 0, 1, 0], a: [0, 0, 0, 1], bias: [0.1, 0, 0, 0]),
+                                            .sepiaTone(intensity: 0.7), .colorMonochrome(color: .white, intensity: 0.5),
+                                            .exposureAdjust(ev: 1), .gammaAdjust(power: 2.2), .colorInvert,
+                                            .vignette(center: Point(x: 2, y: 2), radius: 3, intensity: 1, falloff: 0.5)][op])
+            try assertSameBytes(node, PixelRect(x: 0, y: 0, width: 5, height: 4), "colour op \(op)")
+        }
     }
 }

@@ -234,14 +234,17 @@ extension SceneDecoder {
             throw fail("the image is \(region.width) x \(region.height) pixels, over the limit of \(limits.maxPixels) pixels")
         }
         try spendImagePixels(region.area, what: "its \(region.width) x \(region.height) pixels", fail: fail)
-        let filterRenderer = environment.filterRenderer
-        guard filterRenderer != nil || environment.filterServices != nil else {
+        let maxPixels = limits.maxPixels
+        let evaluate: (FilterNode, PixelRect) throws -> Bitmap
+        if let filterRenderer = environment.filterRenderer {
+            evaluate = { try filterRenderer($0, $1, maxPixels) }
+        } else if let services = environment.filterServices {
+            evaluate = { try FilterEvaluator(services: services, maxPixels: maxPixels).render($0, in: $1) }
+        } else {
             throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
         do {
-            let bitmap = try filterRenderer?(node, region, limits.maxPixels)
-                ?? FilterEvaluator(services: environment.filterServices!, maxPixels: limits.maxPixels).render(node, in: region)
-            return Image(bitmap: bitmap, scale: scale)
+            return Image(bitmap: try evaluate(node, region), scale: scale)
         } catch {
             throw fail("the filters could not be applied: \(error)")
         }
