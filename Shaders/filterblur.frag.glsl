@@ -36,17 +36,36 @@ void main() {
     uvec4 acc = uvec4(0u);
 #if BLUR_AXIS == 0
     if (q.y >= 0 && q.y < rect.w) {
-        int last = min(2 * r, rect.z - 1 - q.x + r);
-        for (int i = max(0, r - q.x); i <= last; i++) {
-            acc += weight(i) * uvec4(floor(texelFetch(uFilterInput0, ivec2(q.x + i - r, q.y), 0) * 255.0 + 0.5));
+        if (q.x >= r && q.x + r < rect.z) {
+            // Every tap inside: the weights are symmetric (W[i] = W[2r - i]), so pairs share one
+            // product; the sum is the same integer.
+            acc = weight(r) * uvec4(floor(texelFetch(uFilterInput0, q, 0) * 255.0 + 0.5));
+            for (int i = 0; i < r; i++) {
+                uvec4 a = uvec4(floor(texelFetch(uFilterInput0, ivec2(q.x + i - r, q.y), 0) * 255.0 + 0.5));
+                uvec4 b = uvec4(floor(texelFetch(uFilterInput0, ivec2(q.x + r - i, q.y), 0) * 255.0 + 0.5));
+                acc += weight(i) * (a + b);
+            }
+        } else {
+            int last = min(2 * r, rect.z - 1 - q.x + r);
+            for (int i = max(0, r - q.x); i <= last; i++) {
+                acc += weight(i) * uvec4(floor(texelFetch(uFilterInput0, ivec2(q.x + i - r, q.y), 0) * 255.0 + 0.5));
+            }
         }
     }
     fragColor = vec4((acc + 128u) >> 8);
 #else
     if (q.x >= 0 && q.x < rect.z) {
-        int last = min(2 * r, rect.w - 1 - q.y + r);
-        for (int i = max(0, r - q.y); i <= last; i++) {
-            acc += weight(i) * uvec4(texelFetch(uFilterInput0, ivec2(q.x, q.y + i - r), 0));
+        if (q.y >= r && q.y + r < rect.w) {
+            acc = weight(r) * uvec4(texelFetch(uFilterInput0, q, 0));
+            for (int i = 0; i < r; i++) {
+                acc += weight(i) * (uvec4(texelFetch(uFilterInput0, ivec2(q.x, q.y + i - r), 0))
+                                    + uvec4(texelFetch(uFilterInput0, ivec2(q.x, q.y + r - i), 0)));
+            }
+        } else {
+            int last = min(2 * r, rect.w - 1 - q.y + r);
+            for (int i = max(0, r - q.y); i <= last; i++) {
+                acc += weight(i) * uvec4(texelFetch(uFilterInput0, ivec2(q.x, q.y + i - r), 0));
+            }
         }
     }
     fragColor = vec4((acc + (1u << 23)) >> 24) / 255.0;
