@@ -14,6 +14,10 @@ public enum ShaderSources {
         "composite.frag.glsl": text(PackageResources.composite_frag_glsl),
         "caster.frag.glsl": text(PackageResources.caster_frag_glsl),
         "blur.frag.glsl": text(PackageResources.blur_frag_glsl),
+        "filter.frag.glsl": text(PackageResources.filter_frag_glsl),
+        "filterblur.frag.glsl": text(PackageResources.filterblur_frag_glsl),
+        "colorfilter.glsl": text(PackageResources.colorfilter_glsl),
+        "filterblock.glsl": text(PackageResources.filterblock_glsl),
         "header.glsl": text(PackageResources.header_glsl),
         "mask.glsl": text(PackageResources.mask_glsl),
         "paint.glsl": text(PackageResources.paint_glsl),
@@ -24,6 +28,9 @@ public enum ShaderSources {
 
     /// The names of the fragment programs (each is drawn with the quad vertex shader).
     public static let fragmentPrograms = ["composite", "caster", "blur"]
+
+    /// The filter graph's pass programs (GPUFilterEvaluator), compiled on first use.
+    public static let filterPrograms = ["filter", "filterblur"]
 
     /// The vertex shader shared by every program, assembled, with `defines` as `fragment` has them.
     public static func vertex(defines: [(String, Int)] = []) -> String {

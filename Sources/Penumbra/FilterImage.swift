@@ -7,7 +7,10 @@
 // needs (each filter asks its input for its region of interest), with the
 // context's one renderer: a context is made once and reused, so filtering
 // does not make a renderer (or a GPU context) per call, as the eager filters
-// of Image+Filters.swift do.
+// of Image+Filters.swift do. A context made on the caller's renderer
+// (`FilterContext(renderer:)`) filters with it: a GPU renderer (or auto's)
+// runs the graph as passes on its own GL context (GPUFilterEvaluator), any
+// other the CPU's FilterEvaluator; the bytes are the same either way.
 //
 // Custom filters whose output is built from other filters conform to
 // `CustomImageFilter` (a CIFilter subclass overriding outputImage);
@@ -18,6 +21,7 @@
 // chain, and a generator has scale 1.
 
 import PenumbraCPU
+import PenumbraGPU
 
 /// A lazily evaluated image: pixels, a generator, or filters applied to another FilterImage.
 public struct FilterImage: Hashable, Sendable {
@@ -112,13 +116,27 @@ public struct VignetteFilter: CustomImageFilter {
 /// Renders FilterImages (CIContext): one renderer, made once, reused for every image.
 public final class FilterContext {
     private let evaluator: FilterEvaluator
+    /// The caller's renderer when it evaluates filter graphs itself (the GPU's passes).
+    private let graphRenderer: (any FilterGraphRendering)?
 
     /// A context rendering with the CPU reference renderer's machinery (display lists for
-    /// generators and resampling, the shadow blur). The bytes are the same on every backend
-    /// (the parity contract), so filter evaluation runs on the CPU.
+    /// generators and resampling, the shadow blur).
     public init(limits: ResourceLimits = .default) {
         evaluator = FilterEvaluator(services: .cpu, maxPixels: limits.maxPixels)
+        graphRenderer = nil
     }
+
+    /// A context filtering with `renderer`, made once by the caller and reused: a GPU renderer
+    /// (or `auto`'s) evaluates every graph as GPU passes on its own context, making no other;
+    /// any other renderer's images are the CPU's evaluation. The bytes are the same either way
+    /// (the parity contract). Use the context on the renderer's thread.
+    public init(renderer: Renderer, limits: ResourceLimits = .default) {
+        evaluator = FilterEvaluator(services: .cpu, maxPixels: limits.maxPixels)
+        graphRenderer = renderer as? any FilterGraphRendering
+    }
+
+    /// The renderer's name when filters run on it ("cpu" otherwise).
+    public var rendererName: String { (graphRenderer as? Renderer)?.name ?? "cpu" }
 
     /// The pixels of `image` in `rect` (pixels, rounded out; nil: the image's extent, which must
     /// then be finite) as an Image of the chain's scale (CIContext.createCGImage(_:from:)).
@@ -131,11 +149,47 @@ public final class FilterContext {
         } else {
             throw FilterError("the image's extent is infinite; give the rectangle to render")
         }
-        return Image(bitmap: try evaluator.render(image.node, in: region), scale: image.scale)
+        let bitmap = try graphRenderer?.renderFilter(image.node, in: region, maxPixels: evaluator.maxPixels)
+            ?? evaluator.render(image.node, in: region)
+        return Image(bitmap: bitmap, scale: image.scale)
     }
 }
 
 extension Image {
     /// This image as the start of a lazy filter chain.
     public var filterImage: FilterImage { FilterImage(self) }
+}
+
+extension AutoRenderer: FilterGraphRendering {
+    /// On the GPU, and on the CPU for a region the GPU cannot hold (as `render` falls back).
+    func renderFilter(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap {
+        do { return try gpu.renderFilter(node, in: region, maxPixels: maxPixels) } catch is BackendUnavailable {
+            return try FilterEvaluator(services: .cpu, maxPixels: maxPixels).render(node, in: region)
+        }
+    }
+}
+
+/// A renderer lent to a Sendable closure that is only ever called on the renderer's thread
+/// (scene decoding runs where the render will).
+private final class FilterRendererBox: @unchecked Sendable {
+    let renderer: any FilterGraphRendering
+    init(_ renderer: any FilterGraphRendering) { self.renderer = renderer }
+}
+
+extension SceneEnvironment {
+    /// `standard`, with filter chains and generators evaluated by `renderer` when it evaluates
+    /// filter graphs itself (a GPU renderer's passes, on its context), and by the CPU's evaluator
+    /// where the GPU cannot hold a region (the same bytes); decode on the renderer's thread.
+    public static func standard(filteringWith renderer: Renderer) -> SceneEnvironment {
+        var environment = SceneEnvironment.standard
+        if let graphRenderer = renderer as? any FilterGraphRendering {
+            let box = FilterRendererBox(graphRenderer)
+            environment.filterRenderer = { node, region, maxPixels in
+                do { return try box.renderer.renderFilter(node, in: region, maxPixels: maxPixels) } catch is BackendUnavailable {
+                    return try FilterEvaluator(services: .cpu, maxPixels: maxPixels).render(node, in: region)
+                }
+            }
+        }
+        return environment
+    }
 }

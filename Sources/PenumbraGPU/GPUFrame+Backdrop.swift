@@ -1,9 +1,13 @@
-// The GPU's `blurBackdrop` (BackdropBlur.swift): the current target is read
-// back, the replacement is computed over the bounds the draw stream gives by
-// Core's filter graph with the integer reference blur (the same sums as the
-// CPU's blur, so the same bytes) and uploaded as an RGBA8 target placed at
-// those bounds; the stream's draw then writes it with `copy` under the
-// shape's coverage times the clip, as on the CPU.
+// The GPU's `blurBackdrop` (BackdropBlur.swift): the replacement over the
+// bounds the draw stream gives is Core's filter graph
+// (`blur.replacement(over:)`) evaluated as GPU passes (GPUFilterEvaluator)
+// whose one source is the current target's texture itself, so nothing is
+// read back: the blur's two passes read the target, the saturation and tint
+// passes follow, and the stream's draw then writes the result 1:1 with `copy`
+// under the shape's coverage times the clip, as on the CPU, as placed pixels
+// (a 1:1 placement samples exactly its texels, as the CPU's does). The
+// graph's source is a node of the target's extent without pixels (a cropped
+// generator), for which the evaluator substitutes the target's texture.
 
 import PenumbraCore
 
@@ -12,10 +16,20 @@ extension GPUFrame {
     /// as a target placed at `bounds`; the caller gives it back.
     func backdropReplacement(_ blur: BackdropBlur, _ bounds: PixelRect) throws -> GLTarget {
         let frame = target.frame
-        let backdrop = try GLReadbackBuffers.read(target, width: frame.width, height: frame.height)
         let local = PixelRect(x: bounds.x - frame.x, y: bounds.y - frame.y, width: bounds.width, height: bounds.height)
-        let pixels = try FilterEvaluator(services: .withoutRenderer, maxPixels: Int.max / 4)
-            .render(blur.replacement(of: backdrop), in: local)
-        return try lease.colorTarget(frame: bounds, holding: pixels, "a backdrop's replacement")
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
+                                           sparseLimit: sparseLimit, maxPixels: Int.max / 4)
+        // The backdrop: a pixel-less node of the target's extent, standing for the target's texture.
+        let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let backdrop = FilterNode.generator(.constantColor(.clear))
+            .cropped(to: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+        evaluator.substitute = (backdrop, GPUFilterImage(surface: target.surface, rect: whole, owned: false))
+        let replacement = try evaluator.render(blur.replacement(over: backdrop), in: local)
+        // The replacement covers the whole request (the blur of the target's extent reaches past it).
+        guard let surface = replacement.surface, replacement.rect == local, replacement.owned else {
+            evaluator.release(replacement)
+            throw RenderError("GPU: a backdrop's replacement covers \(replacement.rect), not the requested \(local)")
+        }
+        return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: bounds))
     }
 }

@@ -198,7 +198,11 @@ public final class GPURenderer: Renderer {
     }
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
-    enum Unit: Int32 { case coverage = 0, clip, destination, lookup, image, stops, layer, input, packedCoverage, mipmaps }
+    enum Unit: Int32 {
+        case coverage = 0, clip, destination, lookup, image, stops, layer, input, packedCoverage, mipmaps
+        /// Filter passes (GPUFilterEvaluator): their images and gammaAdjust's table.
+        case filter0, filter1, filter2, gammaTable
+    }
 
     /// Throws a RenderError naming the pass when GL reports an error (debug builds check after
     /// every pass; release builds only at initialisation and readback).

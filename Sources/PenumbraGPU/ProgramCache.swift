@@ -109,6 +109,10 @@ final class ProgramCache {
         return try variant("caster", [("PAINT_KIND", paint.rawValue)] + lookupDefines)
     }
 
+    /// A filter pass program (filter.frag, filterblur.frag: ShaderSources.filterPrograms) with
+    /// its defines, compiled the first time it is asked for.
+    func filterPass(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram { try variant(name, defines) }
+
     private var lookupDefines: [(String, Int)] { lookupInUniforms ? [("LUT_UNIFORM", 1)] : [] }
 
     /// How many programs exist (generic and specialised).
@@ -141,6 +145,8 @@ extension GLProgram {
             ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
             ("uImage", .image), ("uMipmaps", .mipmaps), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
             ("uPackedCoverage", .packedCoverage),
+            ("uFilterInput0", .filter0), ("uFilterInput1", .filter1), ("uFilterInput2", .filter2),
+            ("uGammaTable", .gammaTable),
         ]
         glUseProgram(name)
         for (uniform, unit) in samplers { setSampler(uniform, unit: Int(unit.rawValue)) }

@@ -29,6 +29,8 @@ enum UniformBlock: Int, CaseIterable {
     case quad
     /// blur.frag: BlurBlock.
     case blur
+    /// filter.frag and filterblur.frag: FilterBlock.
+    case filter
 }
 
 /// A Swift mirror of a std140 block: its binding point and its fields' GLSL names and offsets.
@@ -147,6 +149,30 @@ struct BlurBlock: UniformBlockMirror {
     static var fields: [(name: String, offset: Int)] { [("uBlurInfo", MemoryLayout<Self>.offset(of: \.info)!)] }
 }
 
+/// Mirrors filterblock.glsl's `FilterBlock` (GPUFilterEvaluator's passes).
+struct FilterBlock: UniformBlockMirror {
+    /// The output's graph pixel at texel (0, 0) in .xy; the blur radius in .z.
+    var origin = SIMD4<Int32>.zero
+    /// Each input's rect (x, y, width, height) in graph pixels.
+    var inputRects = InlineArray<3, SIMD4<Int32>>(repeating: .zero)
+    /// constantColor, U8 premultiplied.
+    var constant = SIMD4<Int32>.zero
+    /// clampToExtent's input extent.
+    var clampExtent = SIMD4<Int32>.zero
+    /// unsharpMask's Q12 intensity as (low, high).
+    var intensity = SIMD4<UInt32>.zero
+    /// A colour filter's Q12 parameters as (low, high).
+    var colorParams = InlineArray<20, SIMD4<UInt32>>(repeating: .zero)
+
+    static let block = UniformBlock.filter
+    static let blockName = "FilterBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uFilterOrigin", MemoryLayout<Self>.offset(of: \.origin)!), ("uInputRect[0]", MemoryLayout<Self>.offset(of: \.inputRects)!),
+         ("uConstant", MemoryLayout<Self>.offset(of: \.constant)!), ("uClampExtent", MemoryLayout<Self>.offset(of: \.clampExtent)!),
+         ("uIntensity", MemoryLayout<Self>.offset(of: \.intensity)!), ("uColorParams[0]", MemoryLayout<Self>.offset(of: \.colorParams)!)]
+    }
+}
+
 /// One uniform buffer per block a pass writes, each rewritten whole before the draw that reads it.
 final class UniformBuffers {
     private var buffers: [UniformBlock: GLuint] = [:]
@@ -171,6 +197,9 @@ final class UniformBuffers {
         }
         glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(block.rawValue), name)
     }
+
+    /// A rectangle as a block's ivec4 (x, y, width, height).
+    static func rect(_ r: PixelRect) -> SIMD4<Int32> { SIMD4(Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
 
     /// Deletes the buffers (the context must be current).
     func delete() {

@@ -3,8 +3,10 @@
 // template and flip, linear and radial gradients with random extend flags,
 // layers, clips, shadows, alpha and every blend mode, and text: outlines,
 // underlines, colour emoji and right-to-left runs under random transforms,
-// drawn through GraphicsContext as drawText draws, and backdrop blurs) rendered on the CPU and
-// the GPU. On a mismatch the op list is cut to its shortest failing prefix,
+// drawn through GraphicsContext as drawText draws, backdrop blurs, and filtered images: random
+// chains of 1 to 3 filters on small images, evaluated by the CPU's FilterEvaluator for the CPU
+// render and by the GPU's passes for the GPU render, as the two backends decode scenes) rendered
+// on the CPU and the GPU. On a mismatch the op list is cut to its shortest failing prefix,
 // and the failure names the seed and the index of the op that breaks parity.
 // PENUMBRA_FUZZ_SCENES=N runs N scenes (default 500), PENUMBRA_FUZZ_SEED=S
 // changes the base seed.
@@ -37,6 +39,8 @@ struct FuzzRandom {
 struct FuzzSceneBuilder {
     var random: FuzzRandom
     let width: Int, height: Int
+    /// The filtered images of the last `build`: the command's index, the graph and its region.
+    var filtered: [(index: Int, node: FilterNode, region: PixelRect)] = []
 
     init(seed: UInt64) {
         random = FuzzRandom(state: seed)
@@ -68,8 +72,11 @@ struct FuzzSceneBuilder {
         return s
     }
 
-    mutating func bitmap() -> Bitmap {
-        let w = random.int(1...9), h = random.int(1...9)
+    mutating func bitmap() -> Bitmap { Self.randomBitmap(&random, 1...9) }
+
+    /// A random premultiplied bitmap, each side in `sides`.
+    static func randomBitmap(_ random: inout FuzzRandom, _ sides: ClosedRange<Int>) -> Bitmap {
+        let w = random.int(sides), h = random.int(sides)
         var b = Bitmap(width: w, height: h)
         for i in 0..<(w * h) {
             let a = UInt8(random.int(0...255))
@@ -134,7 +141,40 @@ struct FuzzSceneBuilder {
                                     tint: random.chance(0.5) ? random.color() : nil)
             list.commands.append(.blurBackdrop(blur, st))
         }
+        // Filtered images last, so that the scenes without one stay what they were.
+        filtered = []
+        if random.chance(0.35) {
+            for _ in 0..<random.int(1...2) { filteredImage(into: &list) }
+        }
         return list
+    }
+
+    /// A chain of 1 to 3 random filters on a small image, drawn under a random transform; the list
+    /// holds the CPU's pixels (`withGPUFilters` swaps in the GPU's).
+    mutating func filteredImage(into list: inout DisplayList) {
+        var node: FilterNode = .bitmap(Self.randomBitmap(&random, 2...12))
+        for _ in 0..<random.int(1...3) {
+            node = .filtered(node, FilterParityTests.randomFilter(random.int(0...15), &random, image: node))
+        }
+        var region = node.extent.rect ?? PixelRect(x: -2, y: -2, width: 16, height: 16)
+        if region.area > 4096 || region.isEmpty { region = PixelRect(x: 0, y: 0, width: 12, height: 12) }
+        let pixels = (try? FilterEvaluator(services: .cpu).render(node, in: region)) ?? Bitmap(width: region.width, height: region.height)
+        let st = state(clips: list.clips.count)
+        filtered.append((list.commands.count, node, region))
+        list.commands.append(.image(ImageDraw(bitmap: pixels, scale: 1, transform: transform(),
+                                              rect: Rect(x: random.double(-4...4), y: random.double(-4...4),
+                                                         width: random.double(1...16), height: random.double(1...16))), st))
+    }
+
+    /// `list` (from `build`) with each filtered image's pixels evaluated by the GPU's passes.
+    func withGPUFilters(_ list: DisplayList, _ gpu: GPURenderer) throws -> DisplayList {
+        var out = list
+        for (index, node, region) in filtered {
+            guard case .image(var draw, let state) = out.commands[index] else { continue }
+            draw.bitmap = try gpu.renderFilter(node, in: region, maxPixels: ResourceLimits.default.maxPixels)
+            out.commands[index] = .image(draw, state)
+        }
+        return out
     }
 
     static let texts = ["Hello, world!", "office fi", "שלום עולם", "Wy 😀 ok", "AV Ta", "abc אבג 123", "🇫🇷❤️"]
@@ -169,29 +209,32 @@ final class DifferentialFuzzTests: XCTestCase {
         let count = env["PENUMBRA_FUZZ_SCENES"].flatMap(Int.init) ?? 500
         let baseSeed = env["PENUMBRA_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_0001
         let cpu = CPURenderer()
-        var worst = 0, failures = 0, exact = 0
+        var worst = 0, failures = 0, exact = 0, filteredImages = 0
         for i in 0..<count {
             let seed = baseSeed &+ UInt64(i)
             var builder = FuzzSceneBuilder(seed: seed)
             let list = builder.build()
-            let diff = try XCTUnwrap(ImageDifference(try cpu.render(list), try gpu.render(list)))
+            let gpuList = try builder.withGPUFilters(list, gpu)
+            filteredImages += builder.filtered.count
+            let diff = try XCTUnwrap(ImageDifference(try cpu.render(list), try gpu.render(gpuList)))
             worst = max(worst, diff.maxChannelDifference)
             guard !diff.isExact else { exact += 1; continue }
             failures += 1
-            let index = try firstBreakingOp(list, cpu: cpu, gpu: gpu)
+            let index = try firstBreakingOp(list, gpuList, cpu: cpu, gpu: gpu)
             XCTFail("fuzz seed \(seed): op \(index) (\(list.commands[index])) breaks parity: \(diff)")
             if failures >= 3 { break }
         }
-        print("fuzz: \(count) scenes from seed \(baseSeed): \(exact) byte-identical; largest difference \(worst); "
-              + "\(failures) failing")
+        print("fuzz: \(count) scenes from seed \(baseSeed) (\(filteredImages) filtered images): \(exact) byte-identical; "
+              + "largest difference \(worst); \(failures) failing")
     }
 
     /// The index of the first command whose prefix breaks the parity contract.
-    func firstBreakingOp(_ list: DisplayList, cpu: CPURenderer, gpu: GPURenderer) throws -> Int {
+    func firstBreakingOp(_ list: DisplayList, _ gpuList: DisplayList? = nil, cpu: CPURenderer, gpu: GPURenderer) throws -> Int {
         for n in 1...list.commands.count {
-            var prefix = list
+            var prefix = list, gpuPrefix = gpuList ?? list
             prefix.commands = Array(list.commands.prefix(n))
-            let diff = try XCTUnwrap(ImageDifference(try cpu.render(prefix), try gpu.render(prefix)))
+            gpuPrefix.commands = Array(gpuPrefix.commands.prefix(n))
+            let diff = try XCTUnwrap(ImageDifference(try cpu.render(prefix), try gpu.render(gpuPrefix)))
             if !diff.isExact { return n - 1 }
         }
         return list.commands.count - 1

@@ -27,7 +27,8 @@ final class ShaderConstantsTests: XCTestCase {
     /// block's binding point is named by some program, and no case is written as a number.
     func testShadersNameEveryCaseAndNoNumber() throws {
         let source = try XCTUnwrap(ShaderSources.fragment("composite"))
-        let everyProgram = try ShaderSources.fragmentPrograms.map { try XCTUnwrap(ShaderSources.fragment($0)) }.joined()
+        let everyProgram = try (ShaderSources.fragmentPrograms + ShaderSources.filterPrograms)
+            .map { try XCTUnwrap(ShaderSources.fragment($0)) }.joined()
             + ShaderSources.vertex()
         for (name, _) in ShaderConstants.defines where name.hasPrefix("BLOCK_") {
             XCTAssertTrue(everyProgram.contains("binding = \(name))"), "a program declares block \(name)")

@@ -43,7 +43,11 @@ final class UniformBlockLayoutTests: XCTestCase {
             + problems(QuadBlock.self, in: programs.composite) + problems(PaintBlock.self, in: programs.caster)
             + problems(CasterBlock.self, in: programs.caster) + problems(BlurBlock.self, in: programs.blurX)
             + problems(QuadBlock.self, in: programs.blurY)
-        XCTAssertEqual(found, [])
+        let filter = try programs.filterPass("filter", GPUFilterPass.defines + [("FILTER_OP", GPUFilterPass.color.rawValue)])
+        let filterBlur = try programs.filterPass("filterblur", [("WEIGHT_VEC4S", gpu.shared.weightVec4s), ("BLUR_AXIS", 0)])
+        let filterFound = problems(FilterBlock.self, in: filter) + problems(QuadBlock.self, in: filter)
+            + problems(FilterBlock.self, in: filterBlur)
+        XCTAssertEqual(found + filterFound, [])
     }
 
     /// The check itself reports a real difference: a mirror that claims another offset fails.

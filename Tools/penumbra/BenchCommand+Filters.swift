@@ -1,21 +1,23 @@
 // `penumbra bench --filters SCENE.json`: the filter benchmark of issue 13. The
 // scene's image named "input" (decoded once, not timed) goes through two
 // chains, each timed from the image to finished 8-bit pixels of the input's
-// extent by one FilterContext: gaussianBlur sigma 10, and colorControls
-// (saturation 1.2, brightness 0.05, contrast 1.1) followed by unsharpMask
-// (radius 2.5, intensity 0.5). Filters are evaluated in Core on the CPU for
-// every backend (the GPU draws the resulting bytes), so the backend is
-// reported as "cpu". Benchmarks/filters/peers_filters.py times libvips and
-// OpenCV on the same work.
+// extent by one FilterContext made on the backend's renderer: gaussianBlur
+// sigma 10, and colorControls (saturation 1.2, brightness 0.05, contrast 1.1)
+// followed by unsharpMask (radius 2.5, intensity 0.5). On `--backend gpu` the
+// chains run as GPU passes (GPUFilterEvaluator) and the result carries the
+// GPU's counters (passes, uploads, readback); on `cpu`, Core's FilterEvaluator.
+// Benchmarks/filters/peers_filters.py times libvips and OpenCV on the same work.
 import Foundation
 import Penumbra
+import PenumbraGPU
 
 extension BenchCommand {
-    func measureFilters(_ scene: Scene, path: String, backend: Backend) throws -> [Result] {
+    func measureFilters(_ scene: Scene, path: String, backend: Backend, renderer: Renderer) throws -> [Result] {
         guard let input = scene.images["input"] else {
             throw ToolError(.failure, "\(path): --filters needs an image named \"input\"")
         }
-        let context = FilterContext(limits: limits.limits)
+        let context = FilterContext(renderer: renderer, limits: limits.limits)
+        let gpu = renderer as? GPURenderer
         let chains: [(String, FilterImage)] = [
             ("gaussianBlur(10)", input.filterImage.applyingFilter(.gaussianBlur(radius: 10))),
             ("colorControls+unsharpMask", input.filterImage
@@ -25,10 +27,13 @@ extension BenchCommand {
         var results: [Result] = []
         let region = Rect(x: 0, y: 0, width: Double(input.bitmap.width), height: Double(input.bitmap.height))
         for (name, chain) in chains {
-            var times: [Double] = []
-            func once() throws { times.append(try Measurement.time { _ = try context.createImage(chain, from: region) }) }
+            var times: [Double] = [], frames: [GPUFrameCounters] = []
+            func once() throws {
+                times.append(try Measurement.time { _ = try context.createImage(chain, from: region) })
+                if let gpu { frames.append(gpu.lastFrameCounters) }
+            }
             try once()
-            times = []
+            times = []; frames = []
             if let runs {
                 for _ in 0..<runs { try once() }
             } else {
@@ -37,14 +42,19 @@ extension BenchCommand {
             }
             let summary = Summary(times)
             let megapixels = Double(input.bitmap.width * input.bitmap.height) / 1e6
-            results.append(Result(scene: "\(path) \(name)", backend: "cpu", renderer: "filters",
+            results.append(Result(scene: "\(path) \(name)", backend: backend.rawValue, renderer: "filters on \(context.rendererName)",
                                   width: input.bitmap.width, height: input.bitmap.height, render_ms: summary, render_png_ms: summary,
                                   png_ms: Summary([0]), scenes_per_second: 1000 / summary.median,
                                   megapixels_per_second: megapixels * 1000 / summary.median,
                                   scenes_per_second_with_png: 1000 / summary.median,
                                   megapixels_per_second_with_png: megapixels * 1000 / summary.median,
                                   iterations: times.count, peak_rss_mb: Measurement.peakResidentMegabytes(),
-                                  pipelined_scenes_per_second: 0, frames_in_flight: 0))
+                                  pipelined_scenes_per_second: 0, frames_in_flight: 0,
+                                  gpu: frames.last.map { last in
+                                      var counters = last
+                                      counters.hostMilliseconds = Summary(frames.map(\.hostMilliseconds)).median
+                                      return counters
+                                  }))
         }
         return results
     }

@@ -97,7 +97,7 @@ struct BenchCommand: ParsableCommand {
             for b in backends {
                 progress.say("\(path) on \(b.rawValue)")
                 if filters {
-                    results += try measureFilters(scene, path: path, backend: b)
+                    results += try measureFilters(scene, path: path, backend: b, renderer: renderers[b]!)
                 } else if thumbnail {
                     results.append(try measureThumbnail(scene, path: path, backend: b, renderer: renderers[b]!))
                 } else {

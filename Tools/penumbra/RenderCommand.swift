@@ -32,14 +32,19 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time)
+        // The renderer first, so that the scene's filter chains run on it (the GPU's passes); a
+        // backend that is unavailable is reported after the scene is checked, as before.
+        let made = Result { try backend.makeRenderer() }
+        let madeAt = Date()
+        let environment = (try? made.get()).map { SceneEnvironment.standard(filteringWith: $0.renderer) } ?? .standard
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time, environment: environment)
         let loaded = Date()
         let choice: RendererChoice
-        do { choice = try backend.makeRenderer() } catch let e as BackendUnavailable {
+        do { choice = try made.get() } catch let e as BackendUnavailable {
             throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(e.message)")
         }
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
-        let ready = Date()
+        let ready = loaded
         let list = decoded.displayList()
         let recorded = Date()
         let bitmap: Bitmap
@@ -58,7 +63,7 @@ struct RenderCommand: ParsableCommand {
         if verbose {
             let ms = { (a: Date, b: Date) in String(format: "%.2f ms", b.timeIntervalSince(a) * 1000) }
             Diagnostics.print("penumbra: renderer \(choice.renderer.name); \(bitmap.width)x\(bitmap.height) px; "
-                + "decode \(ms(start, loaded)), renderer set-up \(ms(loaded, ready)), record \(ms(ready, recorded)), "
+                + "renderer set-up \(ms(start, madeAt)), decode \(ms(madeAt, loaded)), record \(ms(ready, recorded)), "
                 + "render \(ms(recorded, rendered)), encode+write \(ms(rendered, Date()))")
         }
     }

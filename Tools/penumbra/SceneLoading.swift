@@ -4,8 +4,10 @@ import Penumbra
 
 enum SceneLoading {
     /// Reads and decodes a scene; `-` reads standard input (images then resolve against the
-    /// current directory). Rejections end with exit status 1.
-    static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil) throws -> Scene {
+    /// current directory). Rejections end with exit status 1. `environment`: `.standard`, or
+    /// `.standard(filteringWith:)` to evaluate filter chains on the renderer that will draw.
+    static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil,
+                     environment: SceneEnvironment = .standard) throws -> Scene {
         let bytes: [UInt8]
         let base: String
         if path == "-" {
@@ -19,7 +21,7 @@ enum SceneLoading {
             base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         }
         do {
-            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale, time: time, environment: .standard)
+            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale, time: time, environment: environment)
         } catch let error as SceneError {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }

@@ -24,8 +24,12 @@ public struct BackdropBlur: Hashable, Sendable {
     }
 
     /// The filter graph of the replacement over `backdrop` (the target's pixels, extent its bounds).
-    public func replacement(of backdrop: Bitmap) -> FilterNode {
-        var node = FilterNode.filtered(.bitmap(backdrop), .gaussianBlur(radius: sigma))
+    public func replacement(of backdrop: Bitmap) -> FilterNode { replacement(over: .bitmap(backdrop)) }
+
+    /// The filter graph of the replacement over any node standing for the backdrop (the GPU
+    /// substitutes its target texture for a pixel-less node of the target's extent).
+    public func replacement(over backdrop: FilterNode) -> FilterNode {
+        var node = FilterNode.filtered(backdrop, .gaussianBlur(radius: sigma))
         if saturation != 1 { node = .filtered(node, .colorControls(saturation: saturation, brightness: 0, contrast: 1)) }
         if let tint { node = .filtered(.generator(.constantColor(tint)), .composite(mode: .normal, background: node)) }
         return node

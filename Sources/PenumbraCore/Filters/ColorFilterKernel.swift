@@ -18,7 +18,7 @@
 import Foundation
 
 /// A colour filter compiled to fixed point: `apply` maps one premultiplied U8 pixel.
-struct ColorFilterKernel {
+package struct ColorFilterKernel {
     private enum Op {
         case controls(saturation: Int64, brightness: Int64, contrast: Int64)
         /// 4 x 4 Q12 matrix (rows r, g, b, a) and Q12 bias; `alpha` says whether alpha is an input and output.
@@ -34,7 +34,7 @@ struct ColorFilterKernel {
     private let op: Op
 
     /// `round(v x 4096)`, halves up, clamped to +-2^40.
-    static func q12(_ v: Double) -> Int64 {
+    package static func q12(_ v: Double) -> Int64 {
         let x = (v * 4096 + 0.5).rounded(.down)
         return Int64(max(-1_099_511_627_776, min(1_099_511_627_776, x)))
     }
@@ -49,7 +49,7 @@ struct ColorFilterKernel {
 
     /// The kernel of a colour filter; `extent` is the input's (the vignette's defaults). Nil for
     /// filters that are not colour filters.
-    init?(_ filter: ImageFilter, extent: FilterExtent) {
+    package init?(_ filter: ImageFilter, extent: FilterExtent) {
         let q = Self.q12
         switch filter {
         case .colorControls(let s, let b, let c):
@@ -89,8 +89,26 @@ struct ColorFilterKernel {
         }
     }
 
+    /// The kernel as a GLSL port takes it (colorfilter.glsl): the op's number, its Q12 (Q8 for
+    /// the vignette's geometry) parameters in the order the port reads them, and gammaAdjust's
+    /// table. Ops: 0 controls (s, b, c), 1 matrix (16 coefficients row by row, 4 biases),
+    /// 2 mixMatrix (9 coefficients, intensity), 3 monochrome (r, g, b, intensity), 4 exposure (f),
+    /// 5 gamma (none; the table), 6 invert, 7 vignette (cx, cy, inner, outer, intensity).
+    package var portable: (op: Int, parameters: [Int64], table: [Int32]) {
+        switch op {
+        case .controls(let s, let b, let c): return (0, [s, b, c], [])
+        case .matrix(let m, let bias, _): return (1, m + bias, [])
+        case .mixMatrix(let m, let intensity): return (2, m + [intensity], [])
+        case .monochrome(let color, let intensity): return (3, [color.x, color.y, color.z, intensity], [])
+        case .exposure(let f): return (4, [f], [])
+        case .gamma(let table): return (5, [], table)
+        case .invert: return (6, [], [])
+        case .vignette(let cx, let cy, let inner, let outer, let intensity): return (7, [cx, cy, inner, outer, intensity], [])
+        }
+    }
+
     /// The filtered premultiplied U8 pixel `p` (r, g, b, a) at pixel (x, y).
-    func apply(_ p: SIMD4<Int32>, x: Int, y: Int) -> SIMD4<Int32> {
+    package func apply(_ p: SIMD4<Int32>, x: Int, y: Int) -> SIMD4<Int32> {
         let a = p.w
         var r = Int64(Fixed.unpremultipliedQ12(p.x, alpha: a))
         var g = Int64(Fixed.unpremultipliedQ12(p.y, alpha: a))

@@ -19,6 +19,8 @@
 // gradients and resampling are display lists drawn by the services' renderer
 // (so generators are the gradient ops, and affineTransform is drawImage).
 // Every region is checked against the pixel limit before it is allocated.
+// The region decisions themselves are FilterRegions.swift's, shared with the
+// GPU renderer's passes (GPUFilterEvaluator).
 
 import Dispatch
 
@@ -57,7 +59,7 @@ public struct FilterEvaluator: Sendable {
     /// transparent outside the node's extent.
     public func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
         try checkSize(region)
-        let inside = node.extent.rect.map { region.intersection($0) } ?? region
+        let inside = node.computedRegion(in: region)
         if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }
         let computed = try renderInside(node, inside)
         if inside == region { return computed }
@@ -132,28 +134,16 @@ public struct FilterEvaluator: Sendable {
     // MARK: Generators and resampling (display lists)
 
     private func renderGenerator(_ generator: FilterGenerator, _ region: PixelRect) throws -> Bitmap {
-        let shift = AffineTransform(translationX: -Double(region.x), y: -Double(region.y))
-        var list = DisplayList(width: region.width, height: region.height, scale: 1, background: nil)
-        switch generator {
-        case .constantColor(let color):
-            let p = color.premultiplied8
-            var out = Bitmap(width: region.width, height: region.height)
-            out.pixels.withUnsafeMutableBufferPointer { px in
-                for i in 0..<(region.width * region.height) {
-                    px[4 * i] = p.x; px[4 * i + 1] = p.y; px[4 * i + 2] = p.z; px[4 * i + 3] = p.w
-                }
+        if let list = generator.displayList(over: region) { return try services.render(list) }
+        guard case .constantColor(let color) = generator else { throw FilterError("internal: no display list for \(generator)") }
+        let p = color.premultiplied8
+        var out = Bitmap(width: region.width, height: region.height)
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            for i in 0..<(region.width * region.height) {
+                px[4 * i] = p.x; px[4 * i + 1] = p.y; px[4 * i + 2] = p.z; px[4 * i + 3] = p.w
             }
-            return out
-        case .linearGradient(let start, let end, let stops, let extendStart, let extendEnd):
-            list.commands = [.gradient(GradientDraw(kind: .linear(start: start, end: end), stops: stops,
-                                                    extendStart: extendStart, extendEnd: extendEnd, transform: shift),
-                                       CompositeState())]
-        case .radialGradient(let c0, let r0, let c1, let r1, let stops, let extendStart, let extendEnd):
-            list.commands = [.gradient(GradientDraw(kind: .radial(startCenter: c0, startRadius: r0, endCenter: c1, endRadius: r1),
-                                                    stops: stops, extendStart: extendStart, extendEnd: extendEnd, transform: shift),
-                                       CompositeState())]
         }
-        return try services.render(list)
+        return out
     }
 
     /// affineTransform: the input drawn as `drawImage` draws it, user space being the input's
@@ -161,40 +151,24 @@ public struct FilterEvaluator: Sendable {
     /// every region); an infinite one (after clampToExtent) is drawn from a margin-grown, aligned
     /// part of it so that the part's edges fall outside the region.
     private func resample(_ input: FilterNode, _ matrix: AffineTransform, _ region: PixelRect) throws -> Bitmap {
-        guard let inverse = matrix.inverted() else { return Bitmap(width: region.width, height: region.height) }
-        let source: PixelRect
-        if let e = input.extent.rect {
-            source = e
-        } else {
-            let back = PixelRect(enclosing: inverse.apply(Rect(x: Double(region.x), y: Double(region.y),
-                                                               width: Double(region.width), height: Double(region.height))))
-            let shrink = 1 / max(1e-9, abs(matrix.determinant).squareRoot())
-            let margin = 4 + Int(min(1e6, (2 * shrink).rounded(.up)))
-            let g = back.grown(by: margin), align = 64
-            let x0 = Int((Double(g.x) / Double(align)).rounded(.down)) * align
-            let y0 = Int((Double(g.y) / Double(align)).rounded(.down)) * align
-            source = PixelRect(x: x0, y: y0, width: g.maxX - x0, height: g.maxY - y0)
+        guard let source = ImageFilter.affineSourceRegion(region, matrix: matrix, inputExtent: input.extent) else {
+            return Bitmap(width: region.width, height: region.height)
         }
-        if source.isEmpty { return Bitmap(width: region.width, height: region.height) }
         let pixels = try render(input, in: source)
-        var list = DisplayList(width: region.width, height: region.height, scale: 1, background: nil)
-        let transform = matrix.concatenating(AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
-        let rect = Rect(x: Double(source.x), y: Double(source.y), width: Double(source.width), height: Double(source.height))
-        list.commands = [.image(ImageDraw(bitmap: pixels, scale: 1, transform: transform, rect: rect), CompositeState())]
-        return try services.render(list)
+        return try services.render(ImageFilter.affineDisplayList(region, matrix: matrix, source: source, pixels: pixels))
     }
 
     // MARK: Per-pixel work
 
     private func clamp(_ input: FilterNode, _ region: PixelRect) throws -> Bitmap {
-        guard let e = input.extent.rect, !e.isEmpty else {
-            if input.extent == .infinite { return try render(input, in: region) }
-            return Bitmap(width: region.width, height: region.height)
+        let e: PixelRect, needed: PixelRect
+        switch ImageFilter.clampRegions(region, inputExtent: input.extent) {
+        case .unchanged: return try render(input, in: region)
+        case .transparent: return Bitmap(width: region.width, height: region.height)
+        case .edges(let extent, let read): (e, needed) = (extent, read)
         }
         func clampX(_ x: Int) -> Int { max(e.x, min(e.maxX - 1, x)) }
         func clampY(_ y: Int) -> Int { max(e.y, min(e.maxY - 1, y)) }
-        let x0 = clampX(region.x), x1 = clampX(region.maxX - 1), y0 = clampY(region.y), y1 = clampY(region.maxY - 1)
-        let needed = PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
         let source = try render(input, in: needed)
         var out = Bitmap(width: region.width, height: region.height)
         out.pixels.withUnsafeMutableBufferPointer { dst in
@@ -297,7 +271,7 @@ public struct FilterEvaluator: Sendable {
     }
 
     /// A bitmap covering `region`: `bitmap`'s pixels where its rectangle `at` overlaps, transparent elsewhere.
-    static func paste(_ bitmap: Bitmap, at: PixelRect, into region: PixelRect) -> Bitmap {
+    package static func paste(_ bitmap: Bitmap, at: PixelRect, into region: PixelRect) -> Bitmap {
         var out = Bitmap(width: region.width, height: region.height)
         let overlap = at.intersection(region)
         guard !overlap.isEmpty else { return out }

@@ -8,7 +8,8 @@
 // generator enters a chain as itself (infinite unless it has an extent);
 // every other image enters as its pixels. The chain becomes pixels once, at
 // decode time, cropped to its `extent` or else its input's extent, by the
-// environment's filter services, so every renderer draws the same bytes.
+// environment's filter services, so every renderer draws the same bytes (or by
+// its filter renderer: the GPU backend's passes, the same bytes again).
 //
 // Readings where the format is silent: a generator without an `extent` is
 // an error only where it is drawn or becomes an image (not when only used by
@@ -233,12 +234,17 @@ extension SceneDecoder {
             throw fail("the image is \(region.width) x \(region.height) pixels, over the limit of \(limits.maxPixels) pixels")
         }
         try spendImagePixels(region.area, what: "its \(region.width) x \(region.height) pixels", fail: fail)
-        guard let services = environment.filterServices else {
+        let maxPixels = limits.maxPixels
+        let evaluate: (FilterNode, PixelRect) throws -> Bitmap
+        if let filterRenderer = environment.filterRenderer {
+            evaluate = { try filterRenderer($0, $1, maxPixels) }
+        } else if let services = environment.filterServices {
+            evaluate = { try FilterEvaluator(services: services, maxPixels: maxPixels).render($0, in: $1) }
+        } else {
             throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
         do {
-            let bitmap = try FilterEvaluator(services: services, maxPixels: limits.maxPixels).render(node, in: region)
-            return Image(bitmap: bitmap, scale: scale)
+            return Image(bitmap: try evaluate(node, region), scale: scale)
         } catch {
             throw fail("the filters could not be applied: \(error)")
         }

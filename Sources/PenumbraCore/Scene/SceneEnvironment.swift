@@ -15,6 +15,10 @@ public struct SceneEnvironment: Sendable {
     public var textEngine: (any TextEngine)?
     /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`); nil rejects them.
     public var filterServices: FilterServices?
+    /// Evaluates filter chains and generators in place of FilterEvaluator with `filterServices`
+    /// (a GPU renderer's passes: FilterGraphRendering), called on the decoding thread with the
+    /// node, the region and the pixel limit; nil: FilterEvaluator.
+    public var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
 
     public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
                 textEngine: (any TextEngine)? = nil, filterServices: FilterServices? = nil) {
