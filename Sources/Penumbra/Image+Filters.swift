@@ -1,6 +1,7 @@
 // Eager image filters: the same effects as the decorators, applied now and
-// returned as new Images (rendered on the CPU reference renderer unless a
-// backend is given).
+// returned as new Images, drawn by the caller's renderer (the CPU reference,
+// which costs nothing to make, unless one is given: a GPU renderer passed in
+// is reused, never a new context per call).
 //
 // Output sizes: `applying(_:)` returns the bounding box of the transformed
 // image (the transform's translation only moves the content within it,
@@ -10,13 +11,15 @@
 // on each side to hold the whole shadow (offset plus three sigmas) and the
 // image keeps its pixels in the middle.
 
+import PenumbraCPU
+
 extension Image {
     /// The image drawn under `transform`, in a new image just large enough for the result.
-    public func applying(_ transform: AffineTransform, backend: Backend = .cpu) throws -> Image {
+    public func applying(_ transform: AffineTransform, renderer: Renderer = CPURenderer()) throws -> Image {
         let bounds = transform.apply(Rect(origin: .zero, size: size))
         guard bounds.width > 0, bounds.height > 0 else { return Image(bitmap: Bitmap(width: 0, height: 0), scale: scale) }
         let canvas = Size(width: bounds.width, height: bounds.height)
-        return try ImageRenderer(size: canvas, scale: scale, backend: backend).image { context in
+        return try ImageRenderer(size: canvas, scale: scale, renderer: renderer).image { context in
             context.translateBy(x: -bounds.minX, y: -bounds.minY)
             context.concatenate(transform)
             context.draw(self, in: Rect(origin: .zero, size: size))
@@ -26,7 +29,7 @@ extension Image {
     /// The image with a drop shadow. With `growingCanvas` the result grows to hold the whole
     /// shadow; otherwise it keeps the image's size and clips the shadow to it.
     public func withDropShadow(offset: Size, blur: Double, color: Color = .defaultShadow,
-                               growingCanvas: Bool = false, backend: Backend = .cpu) throws -> Image {
+                               growingCanvas: Bool = false, renderer: Renderer = CPURenderer()) throws -> Image {
         var margin = EdgeInsets.zero
         if growingCanvas {
             let reach = 3 * blur / 2 + 1 / scale
@@ -37,7 +40,7 @@ extension Image {
             margin = EdgeInsets(top: whole(margin.top), left: whole(margin.left), bottom: whole(margin.bottom), right: whole(margin.right))
         }
         let canvas = Size(width: size.width + margin.left + margin.right, height: size.height + margin.top + margin.bottom)
-        return try ImageRenderer(size: canvas, scale: scale, backend: backend).image { context in
+        return try ImageRenderer(size: canvas, scale: scale, renderer: renderer).image { context in
             ShadowFilter(self, offset: offset, blur: blur, color: color)
                 .draw(at: Point(margin.left, margin.top), context: context)
         }

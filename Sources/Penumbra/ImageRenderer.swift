@@ -13,18 +13,27 @@ public struct ImageRenderer {
     /// When true the canvas starts opaque white instead of transparent (UIKit's `opaque` flag
     /// promises no transparency; a white background keeps that promise).
     public var opaque: Bool
-    /// Which renderer runs the drawing (the CPU reference by default).
+    /// Which renderer runs the drawing (the CPU reference by default) when no `renderer` is given.
     public var backend: Backend
+    /// A renderer to draw with (reused across images, so a GPU context is made once); nil makes
+    /// one of `backend` per image.
+    public var renderer: Renderer?
 
     public init(size: Size, scale: Double = 1, opaque: Bool = false, backend: Backend = .cpu) {
         self.size = size; self.scale = scale; self.opaque = opaque; self.backend = backend
+    }
+
+    /// Draws with `renderer`, the caller's, for every image.
+    public init(size: Size, scale: Double = 1, opaque: Bool = false, renderer: Renderer) {
+        self.init(size: size, scale: scale, opaque: opaque)
+        self.renderer = renderer
     }
 
     /// Runs `drawing` on a new context and renders what it recorded.
     public func image(_ drawing: (GraphicsContext) throws -> Void) throws -> Image {
         let context = GraphicsContext(size: size, scale: scale, background: opaque ? .white : nil)
         try drawing(context)
-        let bitmap = try backend.makeRenderer().renderer.render(context.displayList)
+        let bitmap = try (renderer ?? backend.makeRenderer().renderer).render(context.displayList)
         return Image(bitmap: bitmap, scale: scale)
     }
 }

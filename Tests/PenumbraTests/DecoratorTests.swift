@@ -1,6 +1,7 @@
 import XCTest
 import Penumbra
 import PenumbraCPU
+import PenumbraGPU
 
 /// The seeds' decorator API: chains give the same pixels as the ops written by hand, and a scene
 /// and the equivalent Swift calls give identical pixels.
@@ -76,5 +77,22 @@ final class DecoratorTests: XCTestCase {
         XCTAssertEqual(grown.bitmap[grown.bitmap.width - 1, grown.bitmap.height - 1].w, 0)
         let bottomRightShadow = grown.bitmap[Int(grown.size.width) - 4, Int(grown.size.height) - 4]
         XCTAssertGreaterThan(bottomRightShadow.w, 0)
+    }
+
+    /// An eager filter draws with the renderer it is given (a GPU renderer is reused, not made per
+    /// call) and gives the CPU's bytes.
+    func testEagerFiltersDrawWithTheCallersRenderer() throws {
+        let small = try XCTUnwrap(mars.cropped(to: Rect(x: 0, y: 0, width: 64, height: 32)))
+        let gpu: GPURenderer
+        do { gpu = try GPURenderer() } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw error }
+            throw XCTSkip("no headless EGL/GLES 3 context: \(error)")
+        }
+        let before = gpu.lastFrameCounters.passes
+        let onGPU = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2, renderer: gpu)
+        XCTAssertGreaterThan(gpu.lastFrameCounters.passes, 0, "the given renderer drew the shadow")
+        XCTAssertEqual(before, 0, "a fresh renderer had drawn nothing")
+        let onCPU = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2)
+        XCTAssertTrue(try XCTUnwrap(ImageDifference(onCPU.bitmap, onGPU.bitmap)).isExact)
     }
 }
