@@ -25,14 +25,17 @@ struct ImageShader: Shader {
     let transparentOutside: Bool
     /// Set by ``preparedForAlpha()``: every texel's alpha is 255.
     private(set) var isKnownOpaque = false
+    /// The branch-free row path, for plans of the plain kind (ImageRowSampler.swift).
+    let rows: ImageRowSampler?
 
-    /// A drawn image's paint.
-    init(_ paint: ImagePaint) {
+    /// A drawn image's paint; `rowPath` false keeps every row on the per-pixel path (tests).
+    init(_ paint: ImagePaint, rowPath: Bool = true) {
         bitmap = paint.bitmap
         atlas = paint.atlas
         plan = paint.sampling
         tint = paint.tint8.map { SIMD4<Int32>(truncatingIfNeeded: $0) }
         transparentOutside = false
+        rows = rowPath ? ImageRowSampler(plan, tinted: tint != nil, transparentOutside: false) : nil
     }
 
     /// Pixels placed 1:1 on the device grid (a finished layer, a blurred backdrop).
@@ -42,11 +45,18 @@ struct ImageShader: Shader {
         atlas = nil
         tint = nil
         transparentOutside = true
+        rows = nil
     }
 
     func shade(y: Int, x0: Int, count: Int,
                colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
         guard count > 0, bitmap.width > 0, bitmap.height > 0 else { return }
+        if let rows {
+            bitmap.pixels.withUnsafeBufferPointer { px in
+                rows.shade(y: y, x0: x0, count: count, texels: px.baseAddress!, width: bitmap.width, colors: colors)
+            }
+            return
+        }
         withGrids { texels, levels in
             for i in 0..<count where coverage[i] > 0 {
                 let s = plan.sample(x0 &+ i, y)

@@ -142,3 +142,41 @@ final class ImageShaderIdentityTests: XCTestCase {
         } }
     }
 }
+
+/// The branch-free row path gives the per-pixel path's bytes on every pixel it shades.
+final class ImageRowSamplerTests: XCTestCase {
+    func testTheRowPathGivesThePerPixelBytes() throws {
+        var rng = SplitMix64(seed: 0x0123_4567)
+        var rowPathDraws = 0
+        for i in 0..<200 {
+            var bitmap = Bitmap(width: 1 + Int(rng.next() % 40), height: 1 + Int(rng.next() % 30))
+            for y in 0..<bitmap.height { for x in 0..<bitmap.width {
+                let a = UInt8(truncatingIfNeeded: rng.next())
+                bitmap[x, y] = SIMD4(premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a),
+                                     premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a), premultiply(9, alpha: a), a)
+            } }
+            let draw = ImageDraw(bitmap: bitmap, scale: 1 + Double(rng.next() % 3), transform: rng.transform(),
+                                 rect: Rect(x: rng.double(in: -20...20), y: rng.double(in: -20...20),
+                                            width: rng.double(in: 1...90), height: rng.double(in: 1...70)),
+                                 flippedHorizontally: i % 3 == 0, interpolation: [.low, .default, .high][i % 3])
+            let offset = i % 4 == 0 ? Point(rng.double(in: -9...9), rng.double(in: -9...9)) : .zero
+            guard case .image(let paint) = PaintPlan(image: draw, offset: offset) else { return XCTFail("not an image paint") }
+            let fast = ImageShader(paint), slow = ImageShader(paint, rowPath: false)
+            if fast.rows != nil { rowPathDraws += 1 }
+            for y in -5..<75 {
+                let x0 = Int(rng.next() % 40) - 20, count = 1 + Int(rng.next() % 120)
+                var a = [SIMD4<UInt8>](repeating: .zero, count: count), b = a
+                var ka = [UInt8](repeating: 255, count: count), kb = ka
+                a.withUnsafeMutableBufferPointer { c in ka.withUnsafeMutableBufferPointer { k in
+                    fast.shade(y: y, x0: x0, count: count, colors: c.baseAddress!, coverage: k.baseAddress!)
+                } }
+                b.withUnsafeMutableBufferPointer { c in kb.withUnsafeMutableBufferPointer { k in
+                    slow.shade(y: y, x0: x0, count: count, colors: c.baseAddress!, coverage: k.baseAddress!)
+                } }
+                XCTAssertEqual(a, b, "draw \(i), row \(y) from \(x0)")
+                if a != b { return }
+            }
+        }
+        XCTAssertGreaterThan(rowPathDraws, 50, "the row path was exercised")
+    }
+}
