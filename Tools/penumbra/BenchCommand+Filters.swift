@@ -6,9 +6,14 @@
 // (radius 2.5, intensity 0.5). Filters are evaluated in Core on the CPU for
 // every backend (the GPU draws the resulting bytes), so the backend is
 // reported as "cpu". Benchmarks/filters/peers_filters.py times libvips and
-// OpenCV on the same work.
+// OpenCV on the same work. A third result is the stage alone, W2 of issue 9:
+// the dense input's four channels blurred with sigma 10 by the RGBA blur
+// (GaussianKernel.blurRGBA, no graph around it), timed on a fresh copy; a
+// fourth, for comparison, is the earlier path (four planes through the
+// shadow's plane blur, split and merged).
 import Foundation
 import Penumbra
+import PenumbraCPU
 
 extension BenchCommand {
     func measureFilters(_ scene: Scene, path: String, backend: Backend) throws -> [Result] {
@@ -24,9 +29,37 @@ extension BenchCommand {
         ]
         var results: [Result] = []
         let region = Rect(x: 0, y: 0, width: Double(input.bitmap.width), height: Double(input.bitmap.height))
-        for (name, chain) in chains {
+        let kernel = GaussianKernel(sigma: 10)
+        // Each stage returns its own time in ms.
+        var stages: [(String, () throws -> Double)] = chains.map { name, chain in
+            (name, { try Measurement.time { _ = try context.createImage(chain, from: region) } })
+        }
+        stages.append(("W2 stage: RGBA blur sigma 10, 4 channels", {
+            var copy = input.bitmap
+            copy.pixels[0] = copy.pixels[0]  // copies the pixels (copy on write) before the timing
+            return Measurement.time { kernel.blurRGBA(&copy) }
+        }))
+        // The path the filters took before the RGBA blur: each channel split out, blurred as a
+        // plane by the shadow's blur, merged back. Same bytes; for comparison in the same run.
+        stages.append(("W2 as four planes (shadow plane blur, the earlier path)", {
+            let (width, height, pixels) = (input.bitmap.width, input.bitmap.height, input.bitmap.pixels)
+            var out = pixels
+            return Measurement.time {
+                var plane = AlphaPlane(width: width, height: height)
+                for channel in 0..<4 {
+                    pixels.withUnsafeBufferPointer { px in
+                        plane.values.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = px[4 * i + channel] } }
+                    }
+                    plane.blur(with: kernel)
+                    out.withUnsafeMutableBufferPointer { px in
+                        plane.values.withUnsafeBufferPointer { p in for i in p.indices { px[4 * i + channel] = p[i] } }
+                    }
+                }
+            }
+        }))
+        for (name, stage) in stages {
             var times: [Double] = []
-            func once() throws { times.append(try Measurement.time { _ = try context.createImage(chain, from: region) }) }
+            func once() throws { times.append(try stage()) }
             try once()
             times = []
             if let runs {

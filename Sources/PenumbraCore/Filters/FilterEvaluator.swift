@@ -15,24 +15,27 @@
 // Each filter's output is its own 8-bit image (SCENE_FORMAT.md, Precision).
 // The pixel work reuses the renderers' own code rather than new code of its
 // own: blending is Core's `BlendMode.blend`, the blur is the shadow's integer
-// kernel (GaussianKernel) run by the `FilterServices`' plane blur, and
+// kernel (GaussianKernel) over the four interleaved channels at once (the
+// `FilterServices`' image blur, RGBABlur.swift), and
 // gradients and resampling are display lists drawn by the services' renderer
 // (so generators are the gradient ops, and affineTransform is drawImage).
 // Every region is checked against the pixel limit before it is allocated.
 
 import Dispatch
 
-/// What filter evaluation borrows from a renderer: a display-list renderer and a plane blur.
+/// What filter evaluation borrows from a renderer: a display-list renderer and an image blur.
 public struct FilterServices: Sendable {
     /// Renders a display list (gradients for generators, `drawImage` for affineTransform).
     public var render: @Sendable (DisplayList) throws -> Bitmap
-    /// Blurs a row-major U8 plane of `width` x `height` in place with `kernel` (zeros outside),
-    /// exactly as a shadow's alpha is blurred.
-    public var blurPlane: @Sendable (_ plane: inout [UInt8], _ width: Int, _ height: Int, _ kernel: GaussianKernel) -> Void
+    /// Blurs a premultiplied RGBA8 bitmap in place with `kernel` (zeros outside): each channel
+    /// exactly as a shadow's alpha plane is blurred (``GaussianKernel/blurRGBA(_:threads:)``).
+    public var blurImage: @Sendable (_ bitmap: inout Bitmap, _ kernel: GaussianKernel) -> Void
 
+    /// Services drawing display lists with `render`; `blurImage` defaults to Core's interleaved
+    /// RGBA blur, which every renderer shares.
     public init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
-                blurPlane: @escaping @Sendable (inout [UInt8], Int, Int, GaussianKernel) -> Void) {
-        self.render = render; self.blurPlane = blurPlane
+                blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) }) {
+        self.render = render; self.blurImage = blurImage
     }
 }
 
@@ -211,21 +214,12 @@ public struct FilterEvaluator: Sendable {
         return out
     }
 
-    /// Each channel blurred as a plane with the shadow's integer kernel.
+    /// Each channel blurred as a plane with the shadow's integer kernel (one interleaved pass
+    /// pair over the four channels).
     private func blur(_ bitmap: Bitmap, _ kernel: GaussianKernel) -> Bitmap {
         guard kernel.radius > 0 else { return bitmap }
-        let n = bitmap.width * bitmap.height
         var out = bitmap
-        var plane = [UInt8](repeating: 0, count: n)
-        for channel in 0..<4 {
-            bitmap.pixels.withUnsafeBufferPointer { px in
-                plane.withUnsafeMutableBufferPointer { p in for i in 0..<n { p[i] = px[4 * i + channel] } }
-            }
-            services.blurPlane(&plane, bitmap.width, bitmap.height, kernel)
-            out.pixels.withUnsafeMutableBufferPointer { px in
-                plane.withUnsafeBufferPointer { p in for i in 0..<n { px[4 * i + channel] = p[i] } }
-            }
-        }
+        services.blurImage(&out, kernel)
         return out
     }
 
