@@ -71,7 +71,7 @@ public struct FilterEvaluator: Sendable {
     private func renderInside(_ node: FilterNode, _ region: PixelRect) throws -> Bitmap {
         switch node {
         case .bitmap(let bitmap):
-            return Self.paste(bitmap, at: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), into: region)
+            return Self.crop(bitmap, from: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), to: region)
         case .generator(let generator):
             return try renderGenerator(generator, region)
         case .filtered(let input, let filter):
@@ -83,14 +83,16 @@ public struct FilterEvaluator: Sendable {
         switch filter {
         case .gaussianBlur(let radius):
             let kernel = GaussianKernel(sigma: radius)
-            let grown = region.grown(by: kernel.radius)
-            return Self.crop(blur(try render(input, in: grown), kernel), from: grown, to: region)
+            let source = blurSource(input, region, kernel)
+            var pixels = try render(input, in: source)
+            if kernel.radius > 0 { services.blurImage(&pixels, kernel) }
+            return Self.crop(pixels, from: source, to: region)
         case .unsharpMask(let radius, let intensity):
             let kernel = GaussianKernel(sigma: radius)
-            let grown = region.grown(by: kernel.radius)
-            let wide = try render(input, in: grown)
-            let original = Self.crop(wide, from: grown, to: region)
-            let blurred = Self.crop(blur(wide, kernel), from: grown, to: region)
+            let source = blurSource(input, region, kernel)
+            let wide = try render(input, in: source)
+            let original = Self.crop(wide, from: source, to: region)
+            let blurred = Self.crop(blur(wide, kernel), from: source, to: region)
             return Self.unsharp(original, blurred, intensity: ColorFilterKernel.q12(max(-1e5, min(1e5, intensity))))
         case .blendWithMask(let mask, let background):
             let source = try render(input, in: region), m = try render(mask, in: region)
@@ -212,6 +214,17 @@ public struct FilterEvaluator: Sendable {
             }
         }
         return out
+    }
+
+    /// The input region a blur of `region` reads: `region` grown by the radius, but only its part
+    /// within the input's extent when that still covers `region` (outside the extent the input is
+    /// transparent, and the blur reads values outside its source as 0, so the region's pixels are
+    /// the same; a region inside the extent then costs no margin, paste or crop).
+    private func blurSource(_ input: FilterNode, _ region: PixelRect, _ kernel: GaussianKernel) -> PixelRect {
+        let grown = region.grown(by: kernel.radius)
+        guard let extent = input.extent.rect else { return grown }
+        let window = grown.intersection(extent)
+        return window.intersection(region) == region ? window : grown
     }
 
     /// Each channel blurred as a plane with the shadow's integer kernel (one interleaved pass

@@ -1,6 +1,8 @@
 // RGBABlur: the Gaussian blur of a premultiplied RGBA8 image in one
 // horizontal and one vertical pass over the interleaved bytes, for the
-// filters (gaussianBlur, unsharpMask) and blurBackdrop. Each channel gets
+// filters (gaussianBlur, unsharpMask) and blurBackdrop; with one channel, the
+// same code blurs the shadow's alpha plane (PenumbraCPU's Blur.swift, over
+// the content's bounding box grown by the radius). Each channel gets
 // exactly the shadow's plane blur (docs/ARITHMETIC.md, "Gaussian blur"):
 //     h = sum W[i] a[x + i - r],    h16 = (h + 2^7) >> 8
 //     v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24
@@ -50,8 +52,22 @@ extension GaussianKernel {
     ///   not depend on it.
     public func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int? = nil) {
         precondition(pixels.count == width * height * 4, "pixel count does not match the size")
+        guard width > 0, height > 0 else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            blurInterleaved(buffer.baseAddress!, rowStride: 4 * width, width: width, height: height,
+                            channels: 4, threads: threads)
+        }
+    }
+
+    /// Blurs, in place, a window of `width` x `height` pixels of `channels` interleaved U8 values
+    /// each, rows `rowStride` bytes apart from `image`: each channel as
+    /// ``blurReference(_:width:height:)`` blurs a plane, values outside the window 0. The bytes do
+    /// not depend on `threads` (`nil`: the thread budget for large windows, else 1).
+    package func blurInterleaved(_ image: UnsafeMutablePointer<UInt8>, rowStride: Int, width: Int, height: Int,
+                                 channels: Int, threads: Int? = nil) {
         guard !isIdentity, width > 0, height > 0 else { return }
-        let work = width * height * (2 * radius + 1)
+        let lanes = channels * width
+        let work = lanes * height * (2 * radius + 1)
         let bands = max(1, min(threads ?? (work >= RGBABlurPasses.parallelThreshold ? Parallelism.maxThreads : 1),
                                height / max(1, 2 * radius), height))
         let taps = weights.map { SIMD16<UInt16>(repeating: UInt16($0)) }
@@ -61,38 +77,35 @@ extension GaussianKernel {
             let (a, b) = (Int16(weights[i]), i + 1 <= 2 * radius ? Int16(weights[i + 1]) : 0)
             return SIMD8(a, b, a, b, a, b, a, b)
         }
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            taps.withUnsafeBufferPointer { taps in horizontalPairs.withUnsafeBufferPointer { horizontalPairs in
-                let image = buffer.baseAddress!, lanes = 4 * width
-                let passes = RGBABlurPasses(width: width, height: height, radius: radius,
-                                            taps: taps.baseAddress!, horizontalPairs: horizontalPairs.baseAddress!,
-                                            vertical: vertical, pixels: image)
-                if bands == 1 { passes.run(rows: 0..<height) { UnsafePointer(image + $0 * lanes) }; return }
-                // A band reads the r input rows on each side of it, which its neighbours overwrite:
-                // those rows (r on each side of every boundary) are copied first, and each band
-                // reads rows outside its own from the copy.
-                let bounds = (0...bands).map { height * $0 / bands }
-                var halo = [UInt8](repeating: 0, count: (bands - 1) * 2 * radius * lanes)
-                halo.withUnsafeMutableBufferPointer { halo in
-                    for b in 1..<bands {
-                        for (i, y) in (bounds[b] - radius..<bounds[b] + radius).enumerated() where y >= 0 && y < height {
-                            (halo.baseAddress! + ((b - 1) * 2 * radius + i) * lanes).update(from: image + y * lanes, count: lanes)
-                        }
-                    }
-                    let shared = DisjointWrites((passes, UnsafePointer(halo.baseAddress!), image))
-                    // Each band writes only its own output rows and reads other bands' rows from the copy.
-                    DispatchQueue.concurrentPerform(iterations: bands) { band in
-                        let (passes, halo, image) = shared.value
-                        let lo = bounds[band], hi = bounds[band + 1]
-                        passes.run(rows: lo..<hi) { y in
-                            if y < lo { return halo + ((band - 1) * 2 * radius + y - lo + radius) * lanes }
-                            if y >= hi { return halo + (band * 2 * radius + y - hi + radius) * lanes }
-                            return UnsafePointer(image + y * lanes)
-                        }
+        taps.withUnsafeBufferPointer { taps in horizontalPairs.withUnsafeBufferPointer { horizontalPairs in
+            let passes = RGBABlurPasses(width: width, height: height, radius: radius, channels: channels,
+                                        rowStride: rowStride, taps: taps.baseAddress!,
+                                        horizontalPairs: horizontalPairs.baseAddress!, vertical: vertical, pixels: image)
+            if bands == 1 { passes.run(rows: 0..<height) { UnsafePointer(image + $0 * rowStride) }; return }
+            // A band reads the r input rows on each side of it, which its neighbours overwrite:
+            // those rows (r on each side of every boundary) are copied first, and each band
+            // reads rows outside its own from the copy.
+            let bounds = (0...bands).map { height * $0 / bands }
+            var halo = [UInt8](repeating: 0, count: (bands - 1) * 2 * radius * lanes)
+            halo.withUnsafeMutableBufferPointer { halo in
+                for b in 1..<bands {
+                    for (i, y) in (bounds[b] - radius..<bounds[b] + radius).enumerated() where y >= 0 && y < height {
+                        (halo.baseAddress! + ((b - 1) * 2 * radius + i) * lanes).update(from: image + y * rowStride, count: lanes)
                     }
                 }
-            } }
-        }
+                let shared = DisjointWrites((passes, UnsafePointer(halo.baseAddress!), image))
+                // Each band writes only its own output rows and reads other bands' rows from the copy.
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let (passes, halo, image) = shared.value
+                    let lo = bounds[band], hi = bounds[band + 1]
+                    passes.run(rows: lo..<hi) { y in
+                        if y < lo { return halo + ((band - 1) * 2 * radius + y - lo + radius) * lanes }
+                        if y >= hi { return halo + (band * 2 * radius + y - hi + radius) * lanes }
+                        return UnsafePointer(image + y * rowStride)
+                    }
+                }
+            }
+        } }
     }
 
     /// ``blurRGBA(_:width:height:threads:)`` on a bitmap's pixels.
@@ -104,7 +117,10 @@ extension GaussianKernel {
 
 /// The two passes over raw pointers for one band of output rows.
 struct RGBABlurPasses {
-    let width: Int, height: Int, radius: Int
+    /// Pixels per row, rows, the kernel's radius, and values per pixel (4 for RGBA, 1 for a plane).
+    let width: Int, height: Int, radius: Int, channels: Int
+    /// Bytes from one image row to the next.
+    let rowStride: Int
     /// The 2r + 1 weights, each splatted over 16 UInt16 lanes (the horizontal pass's centre).
     let taps: UnsafePointer<SIMD16<UInt16>>
     /// The horizontal pass's off-centre weights two at a time: (W[r + i], W[r + i + 1]) for
@@ -119,7 +135,7 @@ struct RGBABlurPasses {
     static let parallelThreshold = 1 << 22
 
     /// Values per row (4 a pixel).
-    var lanes: Int { 4 * width }
+    var lanes: Int { channels * width }
     /// `lanes` rounded up to whole 16-lane blocks.
     var blockedLanes: Int { (lanes + 15) & ~15 }
     /// Values from one ring pair-row to the next: two rows of `blockedLanes`, rounded up to an odd
@@ -139,7 +155,7 @@ struct RGBABlurPasses {
         defer { ring.deallocate() }
         // The padded row: 4(r + 1) zeros, the row's lanes, then zeros up to the last block's last
         // tap (with r odd, the last pair's second tap is r + 1, of weight 0).
-        let paddedCount = 4 * (radius + 1) + blockedLanes + 4 * (radius + 1)
+        let paddedCount = channels * (radius + 1) + blockedLanes + channels * (radius + 1)
         let padded = UnsafeMutablePointer<UInt16>.allocate(capacity: paddedCount)
         defer { padded.deallocate() }
         padded.initialize(repeating: 0, count: paddedCount)
@@ -169,7 +185,7 @@ struct RGBABlurPasses {
             fill(through: (k >> 1) + radius)
             let parity = k & 1
             for e in 0..<vertical.count { pairRows[e] = UnsafePointer(slot((k >> 1) + vertical.offsets[parity][e])) }
-            verticalRow(from: pairRows, weights: vertical.weights[parity], into: pixels + y * lanes)
+            verticalRow(from: pairRows, weights: vertical.weights[parity], into: pixels + y * rowStride)
         }
     }
 
@@ -180,7 +196,7 @@ struct RGBABlurPasses {
     /// `lanes` are unspecified), as UInt16 bit patterns of Int16.
     private func horizontalRow(_ row: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>,
                                padded: UnsafeMutablePointer<UInt16>) {
-        let centre = padded + 4 * (radius + 1)
+        let centre = padded + channels * (radius + 1)
         var x = 0
         while x + 16 <= lanes {
             let bytes = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self)
@@ -202,16 +218,16 @@ struct RGBABlurPasses {
             var s2 = SIMD4<Int32>(truncatingIfNeeded: product.highHalf.lowHalf)
             var s3 = SIMD4<Int32>(truncatingIfNeeded: product.highHalf.highHalf)
             // Tap pairs i and i + 1 (offsets +-4i and +-4(i + 1) lanes), two at a time.
-            var near = 4, weights = horizontalPairs
+            var near = channels, weights = horizontalPairs
             for _ in 0..<pairCount {
                 let a = load(middle - near) &+ load(middle + near)
-                let b = load(middle - near - 4) &+ load(middle + near + 4)
+                let b = load(middle - near - channels) &+ load(middle + near + channels)
                 let w = weights.pointee
                 s0 = s0 &+ multiplyAddPairs(interleaveLow(a.lowHalf, b.lowHalf), w)
                 s1 = s1 &+ multiplyAddPairs(interleaveHigh(a.lowHalf, b.lowHalf), w)
                 s2 = s2 &+ multiplyAddPairs(interleaveLow(a.highHalf, b.highHalf), w)
                 s3 = s3 &+ multiplyAddPairs(interleaveHigh(a.highHalf, b.highHalf), w)
-                near += 8; weights += 1
+                near += 2 * channels; weights += 1
             }
             let sum = SIMD16<UInt32>(truncatingIfNeeded: SIMD16<Int32>(lowHalf: SIMD8(lowHalf: s0, highHalf: s1),
                                                                         highHalf: SIMD8(lowHalf: s2, highHalf: s3)))
