@@ -9,8 +9,9 @@
 // OpenCV on the same work. A third result is the stage alone, W2 of issue 9:
 // the dense input's four channels blurred with sigma 10 by the RGBA blur
 // (GaussianKernel.blurRGBA, no graph around it), timed on a fresh copy; a
-// fourth, for comparison, is the earlier path (four planes through the
-// shadow's plane blur, split and merged).
+// fourth, for comparison, is the path the filters took before (each channel
+// split out, blurred by the shadow's plane blur, merged back; the plane blur
+// itself now runs the same one-channel code).
 import Foundation
 import Penumbra
 import PenumbraCPU
@@ -41,7 +42,7 @@ extension BenchCommand {
         }))
         // The path the filters took before the RGBA blur: each channel split out, blurred as a
         // plane by the shadow's blur, merged back. Same bytes; for comparison in the same run.
-        stages.append(("W2 as four planes (shadow plane blur, the earlier path)", {
+        stages.append(("W2 as four planes (split, shadow plane blur, merge)", {
             let (width, height, pixels) = (input.bitmap.width, input.bitmap.height, input.bitmap.pixels)
             var out = pixels
             return Measurement.time {
