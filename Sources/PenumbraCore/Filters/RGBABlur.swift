@@ -2,37 +2,41 @@
 // horizontal and one vertical pass over the interleaved bytes, for the
 // filters (gaussianBlur, unsharpMask) and blurBackdrop; with one channel, the
 // same code blurs the shadow's alpha plane (PenumbraCPU's Blur.swift, over
-// the content's bounding box grown by the radius). Each channel gets
-// exactly the shadow's plane blur (docs/ARITHMETIC.md, "Gaussian blur"):
+// the content's bounding box grown by the radius). Each channel gets exactly
+// the plane blur of docs/ARITHMETIC.md, "Gaussian blur":
 //     h = sum W[i] a[x + i - r],    h16 = (h + 2^7) >> 8
 //     v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24
-// with samples outside the image 0. Interleaving only changes where a sample
-// sits (the horizontal taps of a channel are 4 bytes apart; the vertical
-// pass treats a row as 4 x width independent columns), and integer sums do
-// not depend on their order, so the bytes equal blurring each channel plane
-// on its own (RGBABlurTests checks this against the reference blur).
+// with samples outside the window 0. Interleaving only changes where a sample
+// sits (a channel's horizontal taps are `channels` bytes apart; the vertical
+// pass treats a row as channels x width independent columns), and integer
+// sums do not depend on their order, so the bytes equal blurring each channel
+// plane on its own (RGBABlurTests and BlurTests check this against the
+// tap-by-tap reference).
 //
-// Speed. Every product is 16 x 16 -> 32 bits: samples are U8, h16 <= 65_280
-// and the weights are below 2^16 (a kernel whose off-centre weights are all 0
-// is the identity and returns early; otherwise the centre is at most
-// 2^16 - 2). Written as UInt32 products of zero-extended UInt16 vectors, the
-// compiler emits pmullw/pmulhuw pairs on baseline x86-64 (no pmulld there)
-// and umull on ARM: eight products per instruction pair, no emulated 32-bit
-// multiply. The kernel is symmetric (W[r - i] = W[r + i]), so the horizontal
-// pass adds the two samples of a tap pair first (in UInt16: at most 510) and
-// multiplies once. The vertical pass cannot pair (two h16 overflow 16 bits)
-// and does 2r + 1 multiply-adds per value.
+// Speed. Every product is a 16-bit pair multiply-add, a[0] b[0] + a[1] b[1]
+// into 32 bits (pmaddwd on x86-64, baseline SSE2, which has no 32-bit
+// multiply; plain SIMD arithmetic elsewhere): four lanes and two taps per
+// instruction. The factors must fit Int16:
+// - horizontally, the kernel is symmetric, so the two samples of a tap pair
+//   are added first (at most 510), and tap pairs i and i + 1 are interleaved
+//   lane by lane against their weights (off the centre a weight is below
+//   2^16 / 3); the centre is paired with itself, its weight split in halves;
+// - vertically, two horizontal rows are stored interleaved in one "pair row"
+//   and h16 is stored biased, h16 - 2^15 (Int16); as the weights sum to 2^16,
+//   the biased total is v - 2^31, exact in wrapping 32-bit arithmetic
+//   (VerticalTaps has the weight pairs for both row parities).
+// A kernel whose off-centre weights all round to 0 is the identity and
+// returns early.
 //
-// Memory: the horizontal rows go into a ring of 2r + 1 UInt16 rows per
-// thread (for sigma 10 and 1024 pixels, 61 x 8 KiB: within L2), and each
-// output row is taken as soon as its 2r + 1 rows are there, so the
-// intermediate image never exists as a whole. A thread takes one band of
-// output rows and computes the 2r horizontal rows above and below its band
-// itself (a few per cent of work repeated for large images, no hand-over
-// between threads). No per-pixel branches: rows are widened into a
-// zero-padded UInt16 row so taps never test bounds, blocks of 16 lanes run to
-// the row's end (the ring rows and padded row are long enough), and only the
-// last partial block of an output row is stored byte by byte.
+// Memory: per thread, a ring of r + 2 pair rows (for sigma 10 and 1024 RGBA
+// pixels, 32 x 16 KiB: within L2), each output row computed as soon as its
+// rows are in the ring, so the intermediate image never exists whole. A
+// thread takes one band of output rows and computes the r horizontal rows on
+// each side of it itself (the neighbours' input rows read from a copy taken
+// first, as the neighbours overwrite them). No per-pixel branches: rows are
+// widened into a zero-padded UInt16 row so taps never test bounds, blocks of
+// 16 lanes run to the row's end (ring and padded rows are long enough), and
+// only an output row's last partial block is stored byte by byte.
 
 import Dispatch
 #if arch(x86_64)
@@ -70,16 +74,16 @@ extension GaussianKernel {
         let work = lanes * height * (2 * radius + 1)
         let bands = max(1, min(threads ?? (work >= RGBABlurPasses.parallelThreshold ? Parallelism.maxThreads : 1),
                                height / max(1, 2 * radius), height))
-        let taps = weights.map { SIMD16<UInt16>(repeating: UInt16($0)) }
+        let (half, rest) = (Int16(weights[radius] / 2), Int16(weights[radius] - weights[radius] / 2))
         let vertical = VerticalTaps(weights)
         defer { vertical.deallocate() }
         let horizontalPairs = stride(from: radius + 1, through: 2 * radius, by: 2).map { i -> SIMD8<Int16> in
             let (a, b) = (Int16(weights[i]), i + 1 <= 2 * radius ? Int16(weights[i + 1]) : 0)
             return SIMD8(a, b, a, b, a, b, a, b)
         }
-        taps.withUnsafeBufferPointer { taps in horizontalPairs.withUnsafeBufferPointer { horizontalPairs in
+        horizontalPairs.withUnsafeBufferPointer { horizontalPairs in
             let passes = RGBABlurPasses(width: width, height: height, radius: radius, channels: channels,
-                                        rowStride: rowStride, taps: taps.baseAddress!,
+                                        rowStride: rowStride, centrePair: SIMD8(half, rest, half, rest, half, rest, half, rest),
                                         horizontalPairs: horizontalPairs.baseAddress!, vertical: vertical, pixels: image)
             if bands == 1 { passes.run(rows: 0..<height) { UnsafePointer(image + $0 * rowStride) }; return }
             // A band reads the r input rows on each side of it, which its neighbours overwrite:
@@ -105,7 +109,7 @@ extension GaussianKernel {
                     }
                 }
             }
-        } }
+        }
     }
 
     /// ``blurRGBA(_:width:height:threads:)`` on a bitmap's pixels.
@@ -121,8 +125,9 @@ struct RGBABlurPasses {
     let width: Int, height: Int, radius: Int, channels: Int
     /// Bytes from one image row to the next.
     let rowStride: Int
-    /// The 2r + 1 weights, each splatted over 16 UInt16 lanes (the horizontal pass's centre).
-    let taps: UnsafePointer<SIMD16<UInt16>>
+    /// The centre weight in two halves below 2^15, over 4 lanes (the horizontal pass pairs the
+    /// centre sample with itself).
+    let centrePair: SIMD8<Int16>
     /// The horizontal pass's off-centre weights two at a time: (W[r + i], W[r + i + 1]) for
     /// i = 1, 3, 5, ..., over 4 lanes (W[2r + 1] = 0).
     let horizontalPairs: UnsafePointer<SIMD8<Int16>>
@@ -208,26 +213,28 @@ struct RGBABlurPasses {
         // padded[4r + lanes ..< paddedCount] stays 0 from the initialisation: only the centre
         // part is ever written.
         x = 0
-        let pairCount = (radius + 1) / 2
+        let pairCount = (radius + 1) / 2, step = 2 * channels, back = -2 * channels
         while x < lanes {
             let middle = centre + x
-            // The centre tap as a 16 x 16 -> 32-bit product (its weight may exceed 2^15 - 1).
-            let product = widen(taps[radius]) &* widen(load(middle))
-            var s0 = SIMD4<Int32>(truncatingIfNeeded: product.lowHalf.lowHalf)
-            var s1 = SIMD4<Int32>(truncatingIfNeeded: product.lowHalf.highHalf)
-            var s2 = SIMD4<Int32>(truncatingIfNeeded: product.highHalf.lowHalf)
-            var s3 = SIMD4<Int32>(truncatingIfNeeded: product.highHalf.highHalf)
-            // Tap pairs i and i + 1 (offsets +-4i and +-4(i + 1) lanes), two at a time.
-            var near = channels, weights = horizontalPairs
+            // The centre tap as a pair of itself, its weight split in two halves below 2^15.
+            let c = load(middle), wc = centrePair
+            var s0 = multiplyAddPairs(interleaveLow(c.lowHalf, c.lowHalf), wc)
+            var s1 = multiplyAddPairs(interleaveHigh(c.lowHalf, c.lowHalf), wc)
+            var s2 = multiplyAddPairs(interleaveLow(c.highHalf, c.highHalf), wc)
+            var s3 = multiplyAddPairs(interleaveHigh(c.highHalf, c.highHalf), wc)
+            // Tap pairs i and i + 1 (i = 1, 3, 5, ...: `channels` lanes a tap), two at a time.
+            var nearLeft = middle - channels, nearRight = middle + channels
+            var farLeft = middle - 2 * channels, farRight = middle + 2 * channels
+            var weights = horizontalPairs
             for _ in 0..<pairCount {
-                let a = load(middle - near) &+ load(middle + near)
-                let b = load(middle - near - channels) &+ load(middle + near + channels)
+                let a = load(nearLeft) &+ load(nearRight)
+                let b = load(farLeft) &+ load(farRight)
                 let w = weights.pointee
                 s0 = s0 &+ multiplyAddPairs(interleaveLow(a.lowHalf, b.lowHalf), w)
                 s1 = s1 &+ multiplyAddPairs(interleaveHigh(a.lowHalf, b.lowHalf), w)
                 s2 = s2 &+ multiplyAddPairs(interleaveLow(a.highHalf, b.highHalf), w)
                 s3 = s3 &+ multiplyAddPairs(interleaveHigh(a.highHalf, b.highHalf), w)
-                near += 2 * channels; weights += 1
+                nearLeft += back; nearRight += step; farLeft += back; farRight += step; weights += 1
             }
             let sum = SIMD16<UInt32>(truncatingIfNeeded: SIMD16<Int32>(lowHalf: SIMD8(lowHalf: s0, highHalf: s1),
                                                                         highHalf: SIMD8(lowHalf: s2, highHalf: s3)))
@@ -372,17 +379,6 @@ private func load(_ pointer: UnsafePointer<UInt16>) -> SIMD16<UInt16> {
 }
 
 @inline(__always)
-private func load(_ pointer: UnsafeMutablePointer<UInt16>) -> SIMD16<UInt16> {
-    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt16>.self)
-}
-
-@inline(__always)
 private func store(_ value: SIMD16<UInt16>, at pointer: UnsafeMutablePointer<UInt16>) {
     UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD16<UInt16>.self)
-}
-
-/// Zero extension: the compiler knows both factors of a product fit 16 bits.
-@inline(__always)
-private func widen(_ value: SIMD16<UInt16>) -> SIMD16<UInt32> {
-    SIMD16<UInt32>(truncatingIfNeeded: value)
 }
