@@ -7,7 +7,8 @@
 // - colour filters, blendWithMask, composite, crop: the same pixels;
 // - gaussianBlur and unsharpMask: the region grown by the kernel radius
 //   (its pixels outside the input's extent are transparent, so the blur's
-//   zero edge rule is the extent's);
+//   zero edge rule is the extent's), only its part inside the extent when
+//   that still covers the region;
 // - clampToExtent: the part of the input's extent under the region's rows
 //   and columns, each output pixel reading the nearest one;
 // - affineTransform: the whole (finite) input, drawn by the renderer.
