@@ -26,9 +26,7 @@ extension CPUFrame {
         alpha.values.withUnsafeMutableBufferPointer { values in
             CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!, cancellation: cancellation).run()
         }
-        var scratch = ShadowScratch.middles.take(count: SeparableBlur.middleStride(width: plane.width) * plane.height)
-        if cancellation?.isCancelled != true { alpha.blur(with: plan.kernel, scratch: &scratch, cancellation: cancellation) }
-        ShadowScratch.middles.give(scratch)
+        if cancellation?.isCancelled != true { alpha.blur(with: plan.kernel, cancellation: cancellation) }
         if cancellation?.isCancelled != true {
             let mask = CoverageMask(region: plane, values: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(premultiplied8: shadow.color8),

@@ -51,6 +51,4 @@ final class ScratchPool<Element: BitwiseCopyable & Sendable & ExpressibleByInteg
 enum ShadowScratch {
     /// Alpha planes.
     static let planes = ScratchPool<UInt8>()
-    /// The blur's intermediate planes.
-    static let middles = ScratchPool<UInt32>()
 }

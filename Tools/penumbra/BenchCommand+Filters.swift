@@ -7,8 +7,15 @@
 // chains run as GPU passes (GPUFilterEvaluator) and the result carries the
 // GPU's counters (passes, uploads, readback); on `cpu`, Core's FilterEvaluator.
 // Benchmarks/filters/peers_filters.py times libvips and OpenCV on the same work.
+// On the CPU two more results: the stage alone, W2 of issue 9 (the dense
+// input's four channels blurred with sigma 10 by the RGBA blur,
+// GaussianKernel.blurRGBA, no graph around it, timed on a fresh copy), and
+// for comparison the path the filters took before (each channel split out,
+// blurred by the shadow's plane blur, merged back; the plane blur itself now
+// runs the same one-channel code).
 import Foundation
 import Penumbra
+import PenumbraCPU
 import PenumbraGPU
 
 extension BenchCommand {
@@ -26,11 +33,41 @@ extension BenchCommand {
         ]
         var results: [Result] = []
         let region = Rect(x: 0, y: 0, width: Double(input.bitmap.width), height: Double(input.bitmap.height))
-        for (name, chain) in chains {
+        let kernel = GaussianKernel(sigma: 10)
+        // Each stage returns its own time in ms; the chains run on the backend's renderer.
+        var stages: [(name: String, onRenderer: Bool, run: () throws -> Double)] = chains.map { name, chain in
+            (name, true, { try Measurement.time { _ = try context.createImage(chain, from: region) } })
+        }
+        if backend == .cpu {
+            stages.append(("W2 stage: RGBA blur sigma 10, 4 channels", false, {
+                var copy = input.bitmap
+                copy.pixels[0] = copy.pixels[0]  // copies the pixels (copy on write) before the timing
+                return Measurement.time { kernel.blurRGBA(&copy) }
+            }))
+            // The path the filters took before the RGBA blur: each channel split out, blurred as a
+            // plane by the shadow's blur, merged back. Same bytes; for comparison in the same run.
+            stages.append(("W2 as four planes (split, shadow plane blur, merge)", false, {
+                let (width, height, pixels) = (input.bitmap.width, input.bitmap.height, input.bitmap.pixels)
+                var out = pixels
+                return Measurement.time {
+                    var plane = AlphaPlane(width: width, height: height)
+                    for channel in 0..<4 {
+                        pixels.withUnsafeBufferPointer { px in
+                            plane.values.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = px[4 * i + channel] } }
+                        }
+                        plane.blur(with: kernel)
+                        out.withUnsafeMutableBufferPointer { px in
+                            plane.values.withUnsafeBufferPointer { p in for i in p.indices { px[4 * i + channel] = p[i] } }
+                        }
+                    }
+                }
+            }))
+        }
+        for (name, onRenderer, stage) in stages {
             var times: [Double] = [], frames: [GPUFrameCounters] = []
             func once() throws {
-                times.append(try Measurement.time { _ = try context.createImage(chain, from: region) })
-                if let gpu { frames.append(gpu.lastFrameCounters) }
+                times.append(try stage())
+                if onRenderer, let gpu { frames.append(gpu.lastFrameCounters) }
             }
             try once()
             times = []; frames = []
@@ -42,7 +79,7 @@ extension BenchCommand {
             }
             let summary = Summary(times)
             let megapixels = Double(input.bitmap.width * input.bitmap.height) / 1e6
-            results.append(Result(scene: "\(path) \(name)", backend: backend.rawValue, renderer: "filters on \(context.rendererName)",
+            results.append(Result(scene: "\(path) \(name)", backend: backend.rawValue, renderer: onRenderer ? "filters on \(context.rendererName)" : "cpu stage",
                                   width: input.bitmap.width, height: input.bitmap.height, render_ms: summary, render_png_ms: summary,
                                   png_ms: Summary([0]), scenes_per_second: 1000 / summary.median,
                                   megapixels_per_second: megapixels * 1000 / summary.median,

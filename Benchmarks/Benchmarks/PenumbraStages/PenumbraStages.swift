@@ -1,6 +1,7 @@
 // The hot stages of rendering, one benchmark each, on the standard workloads
 // (1024x1024 canvases): coverage of the hypnosis circles, image sampling under
-// the decorator's rotation, one shadow blur (both passes, sigma 10), a row
+// the decorator's rotation, one shadow blur (both passes, sigma 10), W2's
+// dense RGBA blur (sigma 10, four interleaved channels), a row
 // blend, PNG encoding of the decorator output. package-benchmark reports
 // time, throughput and allocations. Benchmarks are not tests: nothing here is
 // asserted.
@@ -54,6 +55,17 @@ let benchmarks: @Sendable () -> Void = {
     let kernel = GaussianKernel(sigma: 10)
     Benchmark("blur: 1024x1024 alpha plane, sigma 10, both passes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(plane.blurred(with: kernel)) }
+    }
+
+    // W2 (issue 9): a dense 1024x1024 RGBA image, every channel blurred with sigma 10.
+    var image = Bitmap(width: 1024, height: 1024)
+    for i in image.pixels.indices { image.pixels[i] = UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
+    Benchmark("blur: W2, 1024x1024 RGBA, sigma 10, four channels") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var copy = image
+            kernel.blurRGBA(&copy)
+            blackHole(copy)
+        }
     }
 
     let decorator = scene("decorator").displayList()

@@ -7,7 +7,8 @@
 // - colour filters, blendWithMask, composite, crop: the same pixels;
 // - gaussianBlur and unsharpMask: the region grown by the kernel radius
 //   (its pixels outside the input's extent are transparent, so the blur's
-//   zero edge rule is the extent's);
+//   zero edge rule is the extent's), only its part inside the extent when
+//   that still covers the region;
 // - clampToExtent: the part of the input's extent under the region's rows
 //   and columns, each output pixel reading the nearest one;
 // - affineTransform: the whole (finite) input, drawn by the renderer.
@@ -15,7 +16,8 @@
 // Each filter's output is its own 8-bit image (SCENE_FORMAT.md, Precision).
 // The pixel work reuses the renderers' own code rather than new code of its
 // own: blending is Core's `BlendMode.blend`, the blur is the shadow's integer
-// kernel (GaussianKernel) run by the `FilterServices`' plane blur, and
+// kernel (GaussianKernel) over the four interleaved channels at once (the
+// `FilterServices`' image blur, RGBABlur.swift), and
 // gradients and resampling are display lists drawn by the services' renderer
 // (so generators are the gradient ops, and affineTransform is drawImage).
 // Every region is checked against the pixel limit before it is allocated.
@@ -24,17 +26,19 @@
 
 import Dispatch
 
-/// What filter evaluation borrows from a renderer: a display-list renderer and a plane blur.
+/// What filter evaluation borrows from a renderer: a display-list renderer and an image blur.
 public struct FilterServices: Sendable {
     /// Renders a display list (gradients for generators, `drawImage` for affineTransform).
     public var render: @Sendable (DisplayList) throws -> Bitmap
-    /// Blurs a row-major U8 plane of `width` x `height` in place with `kernel` (zeros outside),
-    /// exactly as a shadow's alpha is blurred.
-    public var blurPlane: @Sendable (_ plane: inout [UInt8], _ width: Int, _ height: Int, _ kernel: GaussianKernel) -> Void
+    /// Blurs a premultiplied RGBA8 bitmap in place with `kernel` (zeros outside): each channel
+    /// exactly as a shadow's alpha plane is blurred (``GaussianKernel/blurRGBA(_:threads:)``).
+    public var blurImage: @Sendable (_ bitmap: inout Bitmap, _ kernel: GaussianKernel) -> Void
 
+    /// Services drawing display lists with `render`; `blurImage` defaults to Core's interleaved
+    /// RGBA blur, which every renderer shares.
     public init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
-                blurPlane: @escaping @Sendable (inout [UInt8], Int, Int, GaussianKernel) -> Void) {
-        self.render = render; self.blurPlane = blurPlane
+                blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) }) {
+        self.render = render; self.blurImage = blurImage
     }
 }
 
@@ -70,7 +74,7 @@ public struct FilterEvaluator: Sendable {
     private func renderInside(_ node: FilterNode, _ region: PixelRect) throws -> Bitmap {
         switch node {
         case .bitmap(let bitmap):
-            return Self.paste(bitmap, at: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), into: region)
+            return Self.crop(bitmap, from: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), to: region)
         case .generator(let generator):
             return try renderGenerator(generator, region)
         case .filtered(let input, let filter):
@@ -82,14 +86,16 @@ public struct FilterEvaluator: Sendable {
         switch filter {
         case .gaussianBlur(let radius):
             let kernel = GaussianKernel(sigma: radius)
-            let grown = region.grown(by: kernel.radius)
-            return Self.crop(blur(try render(input, in: grown), kernel), from: grown, to: region)
+            let source = blurSource(input, region, kernel)
+            var pixels = try render(input, in: source)
+            if kernel.radius > 0 { services.blurImage(&pixels, kernel) }
+            return Self.crop(pixels, from: source, to: region)
         case .unsharpMask(let radius, let intensity):
             let kernel = GaussianKernel(sigma: radius)
-            let grown = region.grown(by: kernel.radius)
-            let wide = try render(input, in: grown)
-            let original = Self.crop(wide, from: grown, to: region)
-            let blurred = Self.crop(blur(wide, kernel), from: grown, to: region)
+            let source = blurSource(input, region, kernel)
+            let wide = try render(input, in: source)
+            let original = Self.crop(wide, from: source, to: region)
+            let blurred = Self.crop(blur(wide, kernel), from: source, to: region)
             return Self.unsharp(original, blurred, intensity: ColorFilterKernel.q12(max(-1e5, min(1e5, intensity))))
         case .blendWithMask(let mask, let background):
             let source = try render(input, in: region), m = try render(mask, in: region)
@@ -185,21 +191,23 @@ public struct FilterEvaluator: Sendable {
         return out
     }
 
-    /// Each channel blurred as a plane with the shadow's integer kernel.
+    /// The input region a blur of `region` reads: `region` grown by the radius, but only its part
+    /// within the input's extent when that still covers `region` (outside the extent the input is
+    /// transparent, and the blur reads values outside its source as 0, so the region's pixels are
+    /// the same; a region inside the extent then costs no margin, paste or crop).
+    private func blurSource(_ input: FilterNode, _ region: PixelRect, _ kernel: GaussianKernel) -> PixelRect {
+        let grown = region.grown(by: kernel.radius)
+        guard let extent = input.extent.rect else { return grown }
+        let window = grown.intersection(extent)
+        return window.intersection(region) == region ? window : grown
+    }
+
+    /// Each channel blurred as a plane with the shadow's integer kernel (one interleaved pass
+    /// pair over the four channels).
     private func blur(_ bitmap: Bitmap, _ kernel: GaussianKernel) -> Bitmap {
         guard kernel.radius > 0 else { return bitmap }
-        let n = bitmap.width * bitmap.height
         var out = bitmap
-        var plane = [UInt8](repeating: 0, count: n)
-        for channel in 0..<4 {
-            bitmap.pixels.withUnsafeBufferPointer { px in
-                plane.withUnsafeMutableBufferPointer { p in for i in 0..<n { p[i] = px[4 * i + channel] } }
-            }
-            services.blurPlane(&plane, bitmap.width, bitmap.height, kernel)
-            out.pixels.withUnsafeMutableBufferPointer { px in
-                plane.withUnsafeBufferPointer { p in for i in 0..<n { px[4 * i + channel] = p[i] } }
-            }
-        }
+        services.blurImage(&out, kernel)
         return out
     }
 

@@ -1,8 +1,8 @@
 // ReferencePlaneBlur: the Gaussian plane blur written tap by tap from its
-// definition (docs/ARITHMETIC.md, "Gaussian blur"), for filter evaluation
-// where the CPU's fast blur (PenumbraCPU's Blur.swift) is not linked: the GPU
-// renderer's backdrop blur. Both compute the same integer sums, so their
-// planes are identical (BlurTests holds the fast blur to this formula):
+// definition (docs/ARITHMETIC.md, "Gaussian blur"): the oracle that the fast
+// blurs are held to (BlurTests for the shadow's plane blur, RGBABlurTests for
+// the interleaved RGBA blur). All compute the same integer sums, so their
+// planes are identical:
 //     h = sum W[i] a[x + i - r],    h16 = (h + 2^7) >> 8
 //     v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24
 // with samples outside the plane 0. O(width x height x (2r + 1)) per pass.
@@ -34,9 +34,9 @@ extension GaussianKernel {
 }
 
 extension FilterServices {
-    /// Services with the reference plane blur and no renderer: enough for filters that draw no
-    /// display list (all but generators' gradients and affineTransform, which then fail).
-    public static let withoutRenderer = FilterServices(
-        render: { _ in throw FilterError("this filter needs a renderer") },
-        blurPlane: { plane, width, height, kernel in kernel.blurReference(&plane, width: width, height: height) })
+    /// Services with no renderer: enough for filters that draw no display list (all but
+    /// generators' gradients and affineTransform, which then fail). The blur is Core's
+    /// interleaved RGBA blur, the same code and bytes as the CPU renderer's services (the GPU
+    /// renderer's backdrop blur uses these).
+    public static let withoutRenderer = FilterServices(render: { _ in throw FilterError("this filter needs a renderer") })
 }
