@@ -9,5 +9,5 @@ import PenumbraCore
 
 extension FilterServices {
     /// Display lists drawn by the CPU reference renderer; images blurred by Core's RGBA blur.
-    public static let cpu = FilterServices(render: { try CPURenderer().render($0) })
+    package static let cpu = FilterServices(render: { try CPURenderer().render($0) })
 }

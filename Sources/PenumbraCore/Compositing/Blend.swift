@@ -85,7 +85,7 @@ extension BlendMode {
 /// on U8 values: `div255(dst (255 - t) + blend t)` per channel, t the U8 coverage.
 /// Coverage 0 returns `destination`, coverage 255 `mode.blend(source:destination:)`.
 @inlinable
-public func composite(source: SIMD4<Int32>, destination: SIMD4<Int32>, coverage t: Int32,
+package func composite(source: SIMD4<Int32>, destination: SIMD4<Int32>, coverage t: Int32,
                       mode: BlendMode) -> SIMD4<Int32> {
     if t <= 0 { return destination }
     let blended = mode.blend(source: source, destination: destination)

@@ -27,16 +27,16 @@
 import Dispatch
 
 /// What filter evaluation borrows from a renderer: a display-list renderer and an image blur.
-public struct FilterServices: Sendable {
+package struct FilterServices: Sendable {
     /// Renders a display list (gradients for generators, `drawImage` for affineTransform).
-    public var render: @Sendable (DisplayList) throws -> Bitmap
+    package var render: @Sendable (DisplayList) throws -> Bitmap
     /// Blurs a premultiplied RGBA8 bitmap in place with `kernel` (zeros outside): each channel
     /// exactly as a shadow's alpha plane is blurred (``GaussianKernel/blurRGBA(_:threads:)``).
-    public var blurImage: @Sendable (_ bitmap: inout Bitmap, _ kernel: GaussianKernel) -> Void
+    package var blurImage: @Sendable (_ bitmap: inout Bitmap, _ kernel: GaussianKernel) -> Void
 
     /// Services drawing display lists with `render`; `blurImage` defaults to Core's interleaved
     /// RGBA blur, which every renderer shares.
-    public init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
+    package init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
                 blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) }) {
         self.render = render; self.blurImage = blurImage
     }
@@ -50,18 +50,18 @@ public struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Evaluates filter graphs to bitmaps with one set of services.
-public struct FilterEvaluator: Sendable {
-    public var services: FilterServices
+package struct FilterEvaluator: Sendable {
+    package var services: FilterServices
     /// The largest region (pixels) any node may be asked for.
-    public var maxPixels: Int
+    package var maxPixels: Int
 
-    public init(services: FilterServices, maxPixels: Int = ResourceLimits.default.maxPixels) {
+    package init(services: FilterServices, maxPixels: Int = ResourceLimits.default.maxPixels) {
         self.services = services; self.maxPixels = maxPixels
     }
 
     /// The pixels of `node` in `region` (its extent's coordinates): a bitmap of the region's size,
     /// transparent outside the node's extent.
-    public func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
+    package func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
         try checkSize(region)
         let inside = node.computedRegion(in: region)
         if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }

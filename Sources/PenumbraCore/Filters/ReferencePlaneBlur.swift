@@ -38,5 +38,5 @@ extension FilterServices {
     /// generators' gradients and affineTransform, which then fail). The blur is Core's
     /// interleaved RGBA blur, the same code and bytes as the CPU renderer's services (the GPU
     /// renderer's backdrop blur uses these).
-    public static let withoutRenderer = FilterServices(render: { _ in throw FilterError("this filter needs a renderer") })
+    package static let withoutRenderer = FilterServices(render: { _ in throw FilterError("this filter needs a renderer") })
 }

@@ -13,7 +13,7 @@
 // that its content outside the canvas exists to cast it.
 
 /// What a command covers before the clip.
-public enum DrawGeometry: Sendable {
+@usableFromInline package enum DrawGeometry: Sendable {
     /// The anti-aliased coverage of a device shape (fills, strokes, images).
     case shape(DeviceShape)
     /// Coverage 1 everywhere; the shadow is cast by the area inside the given clip (gradients).
@@ -23,14 +23,14 @@ public enum DrawGeometry: Sendable {
 }
 
 /// Where an op writes and with which coverage (before the clip).
-public struct OpPlan: Sendable {
+@usableFromInline package struct OpPlan: Sendable {
     /// The pixels the op may change: its bounds within the frame and the clip's region.
-    public let region: PixelRect
+    package let region: PixelRect
     /// The geometry's coverage over `region`; nil means 1 everywhere.
-    public let coverage: CoverageMask?
+    package let coverage: CoverageMask?
 
     /// Nil when the op can change no pixel.
-    public init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?) {
+    package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?) {
         var region = frame
         if case .shape(let shape) = geometry {
             guard let r = Rasterizer.region(of: shape, within: frame) else { return nil }
@@ -44,19 +44,19 @@ public struct OpPlan: Sendable {
 }
 
 /// The shadow of one op, resolved to pixels.
-public struct ShadowPlan: Sendable {
-    public let kernel: GaussianKernel
+@usableFromInline package struct ShadowPlan: Sendable {
+    package let kernel: GaussianKernel
     /// Device offset of the shadow (the paint is sampled at the pixel centre minus it).
-    public let offset: Point
+    package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
-    public let plane: PixelRect
+    package let plane: PixelRect
     /// The caster's coverage (zero outside its own region); nil means 1 over the plane.
-    public let casterCoverage: CoverageMask?
+    package let casterCoverage: CoverageMask?
     /// The pixels the shadow's composite may change: plane within the frame and the clip's region.
-    public let compositeRegion: PixelRect
+    package let compositeRegion: PixelRect
 
     /// Nil when the shadow can change no pixel.
-    public init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?) {
+    package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?) {
         let kernel = GaussianKernel(sigma: shadow.sigma)
         let reach = frame.grown(by: kernel.radius)
         var plane = reach
@@ -85,7 +85,7 @@ public struct ShadowPlan: Sendable {
 
     /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the
     /// growth of a layer composited with this shadow.
-    public static func margin(for shadow: DeviceShadow?) -> Int {
+    package static func margin(for shadow: DeviceShadow?) -> Int {
         guard let shadow else { return 0 }
         let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
         return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
@@ -93,10 +93,10 @@ public struct ShadowPlan: Sendable {
 }
 
 /// Coverage of the clip tree.
-public enum ClipCoverage {
+@usableFromInline package enum ClipCoverage {
     /// The coverage of a clip chain (the node times its ancestors), translated by `offset`,
     /// within `bounds`; nil when it covers nothing there.
-    public static func mask(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect) -> CoverageMask? {
+    package static func mask(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect) -> CoverageMask? {
         let node = clips[index]
         let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
         guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }

@@ -17,7 +17,7 @@
     /// The shadow to composite first; nil when there is none or it changes no pixel.
     @usableFromInline package let shadow: LoweredShadow?
     /// The clip node and its coverage over the target's frame; nil without a clip.
-    @usableFromInline package let clip: (index: Int, mask: CoverageMask)?
+    package let clip: (index: Int, mask: CoverageMask)?
     /// Where the op writes and with which coverage; nil when it changes no pixel.
     @usableFromInline package let op: OpPlan?
     /// The context alpha, U8.

@@ -14,15 +14,22 @@ public struct SceneEnvironment: Sendable {
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
     public var textEngine: (any TextEngine)?
     /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`); nil rejects them.
-    public var filterServices: FilterServices?
+    package var filterServices: FilterServices?
     /// Evaluates filter chains and generators in place of FilterEvaluator with `filterServices`
     /// (a GPU renderer's passes: FilterGraphRendering), called on the decoding thread with the
     /// node, the region and the pixel limit; nil: FilterEvaluator.
     public var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
 
+    /// An environment without filters (`standard` has them).
     public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
-                textEngine: (any TextEngine)? = nil, filterServices: FilterServices? = nil) {
+                textEngine: (any TextEngine)? = nil) {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
+    }
+
+    /// An environment whose filters are evaluated with `filterServices`.
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
+                 textEngine: (any TextEngine)? = nil, filterServices: FilterServices?) {
+        self.init(codecs: codecs, renderOffscreen: renderOffscreen, textEngine: textEngine)
         self.filterServices = filterServices
     }
 
