@@ -16,7 +16,7 @@ objects=("$bin"/PenumbraRequests.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/
 swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/requests/RequestFuzzer.swift \
   -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
   -Xcc -fmodule-map-file="$bin/CPNG.build/module.modulemap" -Xcc -ISources/CPNG/include \
-  "${objects[@]}" $(pkg-config --libs libpng) -lz -o "$out/request-fuzzer"
+  "${objects[@]}" $(pkg-config --libs libpng) -lz -ldeflate -o "$out/request-fuzzer"
 mkdir -p "$out/corpus"
 cd "$out"
 ./request-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
