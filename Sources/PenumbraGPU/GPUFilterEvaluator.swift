@@ -110,12 +110,12 @@ final class GPUFilterEvaluator {
         switch filter {
         case .gaussianBlur(let radius):
             let kernel = GaussianKernel(sigma: radius)
-            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius))
+            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent))
             defer { release(source) }
             return try blur(source, kernel, region)
         case .unsharpMask(let radius, let intensity):
             let kernel = GaussianKernel(sigma: radius)
-            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius))
+            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent))
             defer { release(source) }
             let blurred = try blur(source, kernel, region)
             defer { release(blurred) }

@@ -85,14 +85,11 @@ package struct FilterEvaluator: Sendable {
     private func apply(_ filter: ImageFilter, to input: FilterNode, _ region: PixelRect) throws -> Bitmap {
         switch filter {
         case .gaussianBlur(let radius):
-            let kernel = GaussianKernel(sigma: radius)
-            let source = blurSource(input, region, kernel)
-            var pixels = try render(input, in: source)
-            if kernel.radius > 0 { services.blurImage(&pixels, kernel) }
-            return Self.crop(pixels, from: source, to: region)
+            let source = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
+            return Self.crop(blur(try render(input, in: source), GaussianKernel(sigma: radius)), from: source, to: region)
         case .unsharpMask(let radius, let intensity):
             let kernel = GaussianKernel(sigma: radius)
-            let source = blurSource(input, region, kernel)
+            let source = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
             let wide = try render(input, in: source)
             let original = Self.crop(wide, from: source, to: region)
             let blurred = Self.crop(blur(wide, kernel), from: source, to: region)
@@ -189,17 +186,6 @@ package struct FilterEvaluator: Sendable {
             }
         }
         return out
-    }
-
-    /// The input region a blur of `region` reads: `region` grown by the radius, but only its part
-    /// within the input's extent when that still covers `region` (outside the extent the input is
-    /// transparent, and the blur reads values outside its source as 0, so the region's pixels are
-    /// the same; a region inside the extent then costs no margin, paste or crop).
-    private func blurSource(_ input: FilterNode, _ region: PixelRect, _ kernel: GaussianKernel) -> PixelRect {
-        let grown = region.grown(by: kernel.radius)
-        guard let extent = input.extent.rect else { return grown }
-        let window = grown.intersection(extent)
-        return window.intersection(region) == region ? window : grown
     }
 
     /// Each channel blurred as a plane with the shadow's integer kernel (one interleaved pass

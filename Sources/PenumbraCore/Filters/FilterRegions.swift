@@ -8,8 +8,9 @@
 // - A request for `region` of a node computes `region ∩ extent` (its
 //   "computed region"); outside it the result is transparent.
 // - gaussianBlur and unsharpMask read their computed region grown by the
-//   kernel's radius; the edges of that grown rectangle are the blur's zero
-//   edge (its pixels outside the input's extent are transparent anyway).
+//   kernel's radius, trimmed to the input's extent when that still covers
+//   the region; the edges of what is read are the blur's zero edge (the
+//   input is transparent outside its extent anyway).
 // - clampToExtent reads the part of its input's extent under the region's
 //   rows and columns (ClampRegions), or the region itself when the input is
 //   infinite, or nothing when the input is empty.
@@ -37,9 +38,16 @@ extension FilterNode {
 }
 
 extension ImageFilter {
-    /// The input region a gaussianBlur or unsharpMask of sigma `radius` reads for `region`.
-    package static func blurInputRegion(_ region: PixelRect, radius: Double) -> PixelRect {
-        region.grown(by: GaussianKernel.radius(forSigma: radius))
+    /// The input region a gaussianBlur or unsharpMask of sigma `radius` reads for `region`: the
+    /// region grown by the kernel's radius, but only its part within the input's extent when that
+    /// still covers `region` (outside the extent the input is transparent, and the blur reads
+    /// values outside its source as 0, so the region's pixels are the same; a region inside the
+    /// extent then costs no margin).
+    package static func blurInputRegion(_ region: PixelRect, radius: Double, inputExtent: FilterExtent) -> PixelRect {
+        let grown = region.grown(by: GaussianKernel.radius(forSigma: radius))
+        guard let extent = inputExtent.rect else { return grown }
+        let window = grown.intersection(extent)
+        return window.intersection(region) == region ? window : grown
     }
 
     /// What clampToExtent reads for `region` of an input of extent `inputExtent`.
