@@ -18,6 +18,7 @@ public enum ShaderSources {
         "filterblur.frag.glsl": text(PackageResources.filterblur_frag_glsl),
         "colorfilter.glsl": text(PackageResources.colorfilter_glsl),
         "filterblock.glsl": text(PackageResources.filterblock_glsl),
+        "blurweights.glsl": text(PackageResources.blurweights_glsl),
         "header.glsl": text(PackageResources.header_glsl),
         "mask.glsl": text(PackageResources.mask_glsl),
         "paint.glsl": text(PackageResources.paint_glsl),

@@ -13,20 +13,13 @@
 // four pixels are added to each output they are a tap of.
 //! include header.glsl
 
-#ifndef WEIGHT_VEC4S
-#define WEIGHT_VEC4S 1024
-#endif
-#ifndef BLUR_AXIS
-#define BLUR_AXIS 0
-#endif
-layout(std140, binding = BLOCK_WEIGHTS) uniform Weights { uvec4 uW[WEIGHT_VEC4S]; };
+//! include blurweights.glsl
 // BlurBlock in UniformBlocks.swift mirrors it.
 layout(std140, binding = BLOCK_BLUR) uniform BlurBlock { ivec4 uBlurInfo; };   // the radius in x
 uniform sampler2D uInput;
 
 out vec4 fragColor;
 
-uint weight(int i) { return uW[i >> 2][i & 3]; }
 
 void main() {
     ivec2 t = ivec2(gl_FragCoord.xy);

@@ -1,7 +1,7 @@
 // filterblur: one pass of gaussianBlur (and unsharpMask's blur) on a filter
 // image, every lane of RGBA blurred as a plane with the shadow's integer
 // separable Gaussian (docs/ARITHMETIC.md, "Gaussian blur"; ReferencePlaneBlur
-// and PenumbraCPU's Blur.swift compute the same sums), W the kernel's integer
+// and Core's RGBABlur.swift compute the same sums), W the kernel's integer
 // weights (sum 2^16) in the shared uniform block:
 //     BLUR_AXIS 0: h = sum W[i] a[x + i - r],    out = (h + 2^7) >> 8   (RGBA32F, integers)
 //     BLUR_AXIS 1: v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24 (RGBA8 bytes)
@@ -13,19 +13,12 @@
 // The target's texel (0, 0) is graph pixel uFilterOrigin.xy.
 //! include header.glsl
 
-#ifndef WEIGHT_VEC4S
-#define WEIGHT_VEC4S 1024
-#endif
-#ifndef BLUR_AXIS
-#define BLUR_AXIS 0
-#endif
-layout(std140, binding = BLOCK_WEIGHTS) uniform Weights { uvec4 uW[WEIGHT_VEC4S]; };
+//! include blurweights.glsl
 //! include filterblock.glsl
 uniform sampler2D uFilterInput0;
 
 out vec4 fragColor;
 
-uint weight(int i) { return uW[i >> 2][i & 3]; }
 
 void main() {
     ivec2 q = ivec2(gl_FragCoord.xy) + uFilterOrigin.xy - uInputRect[0].xy;
