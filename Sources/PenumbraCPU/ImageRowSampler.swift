@@ -16,9 +16,10 @@ struct ImageRowSampler {
     let horizontal: FixedAffine, vertical: FixedAffine
     let columns: (first: Int32, last: Int32), rows: (first: Int32, last: Int32)
 
-    /// The sampler of `plan` over `bitmap`, nil unless the plan is the plain case.
-    init?(_ plan: ImageSamplingPlan, tinted: Bool, transparentOutside: Bool) {
-        guard !tinted, !transparentOutside, !plan.nearest, plan.levels[4].level == 0 else { return nil }
+    /// The sampler of an image's `plan`, nil unless the plan is the plain case (placed pixels,
+    /// which read as transparent outside, never take it).
+    init?(_ plan: ImageSamplingPlan, tinted: Bool) {
+        guard !tinted, !plan.nearest, plan.levels[4].level == 0 else { return nil }
         let h = plan.horizontal, v = plan.vertical
         func plain(_ axis: FixedImageAxis) -> Bool {
             axis.leadingEnd == .min && axis.trailingStart == .max && axis.regions[1].tile == 0

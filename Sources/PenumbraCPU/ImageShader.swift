@@ -35,7 +35,7 @@ struct ImageShader: Shader {
         plan = paint.sampling
         tint = paint.tint8.map { SIMD4<Int32>(truncatingIfNeeded: $0) }
         transparentOutside = false
-        rows = rowPath ? ImageRowSampler(plan, tinted: tint != nil, transparentOutside: false) : nil
+        rows = rowPath ? ImageRowSampler(plan, tinted: tint != nil) : nil
     }
 
     /// Pixels placed 1:1 on the device grid (a finished layer, a blurred backdrop).

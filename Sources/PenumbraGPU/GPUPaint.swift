@@ -77,7 +77,7 @@ struct GPUPaint {
             for (k, v) in [t.base, t.stepX, t.stepY].enumerated() { block.linear[k] = words(v) }
         case .radialGradient(let g):
             block.info.w = Int32(g.ramp.offsets.count)
-            block.gradient = SIMD4(g.extendStart ? 1 : 0, g.extendEnd ? 1 : 0, g.solve?.a24 ?? 0, 0)
+            block.gradient = SIMD4(g.solve?.extendStart == true ? 1 : 0, g.solve?.extendEnd == true ? 1 : 0, g.solve?.a24 ?? 0, 0)
             // None draws nothing: no root anywhere (A = 0, and b = 0 so that s = 0).
             if let solve = g.solve {
                 block.radialGeometry = SIMD4(solve.cdx, solve.cdy, solve.r0, solve.dr)

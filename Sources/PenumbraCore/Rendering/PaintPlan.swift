@@ -42,8 +42,7 @@
             self = .linearGradient(LinearGradientPaint(ramp: ramp, parameter: LinearGradientPlan(gradient, offset: offset).parameter,
                                                        extendStart: gradient.extendStart, extendEnd: gradient.extendEnd))
         case .radial:
-            self = .radialGradient(RadialGradientPaint(ramp: ramp, solve: RadialGradientPlan(gradient, offset: offset),
-                                                       extendStart: gradient.extendStart, extendEnd: gradient.extendEnd))
+            self = .radialGradient(RadialGradientPaint(ramp: ramp, solve: RadialGradientPlan(gradient, offset: offset)))
         }
     }
 
@@ -81,7 +80,6 @@
 /// A radial gradient's paint.
 @usableFromInline package struct RadialGradientPaint: Sendable {
     @usableFromInline package let ramp: GradientRamp
-    /// The solve; nil when the gradient draws nothing.
+    /// The solve (with the sides' extension); nil when the gradient draws nothing.
     @usableFromInline package let solve: RadialGradientPlan?
-    @usableFromInline package let extendStart: Bool, extendEnd: Bool
 }
