@@ -17,6 +17,18 @@ final class FlattenTests: XCTestCase {
 
     // MARK: Tolerance
 
+    /// A curve whose piece count is finite but beyond Int's range (found by the request fuzzer)
+    /// gets the cap, not a trap converting the count.
+    func testAPieceCountBeyondIntsRangeIsCapped() {
+        XCTAssertEqual(Flattener.pieceCount(secondDifference: 1e300, degreeFactor: 0.25, tolerance: 1e-300), maximumPiecesPerCurve)
+        XCTAssertEqual(Flattener.pieceCount(secondDifference: 1e40, degreeFactor: 0.25, tolerance: 0.25), maximumPiecesPerCurve)
+        XCTAssertEqual(Flattener.pieceCount(secondDifference: 0, degreeFactor: 0.25, tolerance: 0.25), 1)
+        var path = Path()
+        path.move(to: Point(0, 0))
+        path.addQuadCurve(to: Point(1e300, 0), control: Point(0, 1e300))
+        XCTAssertLessThanOrEqual(path.flattened(transform: .identity).reduce(0) { $0 + $1.points.count }, 2 * maximumPiecesPerCurve + 4)
+    }
+
     func testRandomQuadsStayWithinToleranceUnderRandomTransforms() {
         var rng = SplitMix64(seed: 0x51_AD)
         for _ in 0..<150 {

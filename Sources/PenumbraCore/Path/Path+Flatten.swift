@@ -101,7 +101,8 @@ enum Flattener {
         guard m.isFinite, tolerance > 0 else { return 1 }
         let n = (degreeFactor * m / tolerance).squareRoot().rounded(.up)
         guard n.isFinite else { return maximumPiecesPerCurve }
-        return max(1, min(maximumPiecesPerCurve, Int(n)))
+        // Clamped as a Double first: a finite count beyond Int's range must not trap the conversion.
+        return max(1, Int(min(Double(maximumPiecesPerCurve), n)))
     }
 
     static func quad(_ p0: Point, _ p1: Point, _ p2: Point, _ tol: Double) -> [Point] {
