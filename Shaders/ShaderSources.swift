@@ -16,6 +16,9 @@ public enum ShaderSources {
         "blur.frag.glsl": text(PackageResources.blur_frag_glsl),
         "filter.frag.glsl": text(PackageResources.filter_frag_glsl),
         "filterblur.frag.glsl": text(PackageResources.filterblur_frag_glsl),
+        "accumulate.comp.glsl": text(PackageResources.accumulate_comp_glsl),
+        "resolve.comp.glsl": text(PackageResources.resolve_comp_glsl),
+        "coveragecells.glsl": text(PackageResources.coveragecells_glsl),
         "colorfilter.glsl": text(PackageResources.colorfilter_glsl),
         "filterblock.glsl": text(PackageResources.filterblock_glsl),
         "blurweights.glsl": text(PackageResources.blurweights_glsl),
@@ -30,6 +33,9 @@ public enum ShaderSources {
     /// The names of the fragment programs (each is drawn with the quad vertex shader).
     public static let fragmentPrograms = ["composite", "caster", "blur"]
 
+    /// The compute programs (GPUCoverage), compiled on first use.
+    public static let computePrograms = ["accumulate", "resolve"]
+
     /// The filter graph's pass programs (GPUFilterEvaluator), compiled on first use.
     public static let filterPrograms = ["filter", "filterblur"]
 
@@ -43,6 +49,12 @@ public enum ShaderSources {
     /// `#version` line (a specialised program: e.g. PAINT_KIND and BLEND_MODE as constants).
     public static func fragment(_ name: String, defines: [(String, Int)] = []) -> String? {
         files["\(name).frag.glsl"].map { withDefines(assemble($0), defines) }
+    }
+
+    /// The compute shader `name` (`accumulate`, `resolve`) with its snippets included and the
+    /// defines inserted; nil for an unknown name.
+    public static func compute(_ name: String, defines: [(String, Int)] = []) -> String? {
+        files["\(name).comp.glsl"].map { withDefines(assemble($0), defines) }
     }
 
     /// Inserts the defines after the first line (the `#version` line).

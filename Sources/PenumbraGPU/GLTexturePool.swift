@@ -1,7 +1,7 @@
 // GLTexturePool: the renderer's textures and framebuffers, kept across ops
 // and renders instead of created and deleted for each.
 //
-// A surface is a texture of one kind (an RGBA8 target, an R32F mask, an
+// A surface is a texture of one kind (an RGBA8 target, an R8UI or R32UI mask, an
 // RGBA32F shadow plane, an RGBA8 destination copy, an RGBA32F stop table) with its storage
 // allocated once at a bucketed size (each side rounded up to a multiple of 64,
 // of 256 above 1024, never beyond the GPU's limit), and for target kinds the
@@ -24,6 +24,9 @@ final class GLSurface {
         case copy
         /// R8UI uploaded mask of U8 coverage (coverage, clip).
         case mask
+        /// R32UI mask of U8 coverage that resolve.comp writes as an image (immutable storage,
+        /// which image units require).
+        case coverage
         /// RGBA32F render target: a shadow plane, four pixels to a texel along x.
         case plane
         /// RGBA32F uploaded table (gradient stops).
@@ -52,6 +55,7 @@ extension GLSurface.Kind {
         switch self {
         case .color, .copy: return (GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE)
         case .mask: return (GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE)
+        case .coverage: return (GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT)
         case .table, .plane: return (GL_RGBA32F, GL_RGBA, GL_FLOAT)
         }
     }
@@ -141,8 +145,12 @@ final class GLTexturePool {
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         let (internalFormat, format, type) = bucket.kind.formats
-        glTexImage2D(glEnum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(bucket.width), GLsizei(bucket.height), 0,
-                     glEnum(format), glEnum(type), nil)
+        if bucket.kind == .coverage {
+            glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(internalFormat), GLsizei(bucket.width), GLsizei(bucket.height))
+        } else {
+            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(bucket.width), GLsizei(bucket.height), 0,
+                         glEnum(format), glEnum(type), nil)
+        }
         surfaceCount += 1
         var framebuffer: GLuint = 0
         if bucket.kind.isTarget {

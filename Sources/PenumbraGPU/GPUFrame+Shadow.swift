@@ -1,5 +1,6 @@
 // Shadows on the GPU, exactly as CPURenderer+Shadow.swift: the caster alpha
-// (coverage of the geometry moved by the offset, from the shared Rasterizer,
+// (coverage of the geometry moved by the offset, computed on the GPU from its
+// edges, or a clip's mask for a gradient's shadow,
 // times the paint's alpha sampled with the paint moved by the offset) is
 // rendered into a plane over the shared ShadowPlan's rectangle (the
 // caster's bounds grown by the kernel radius), blurred by a horizontal then
@@ -11,7 +12,7 @@
 // a border of `radius` zero texels around it (cleared, never drawn), so the
 // blur reads outside the plane as 0 without a bounds check per tap; the
 // border reads as coverage 0 in the composite, as outside a mask does.
-// With a caster mask, each pass shades only the tiles that can be non-zero
+// With a clip's caster mask, each pass shades only the tiles that can be non-zero
 // (CoverageTiles): the caster's, grown by the radius along x for the
 // horizontal pass and along both axes for the vertical pass and the
 // composite; everything else stays the cleared +0.
@@ -38,7 +39,7 @@ extension GPUFrame {
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
         let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
         // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
-        let caster = try plan.casterCoverage.map { try lease.mask($0) }
+        let caster = try plan.casterCoverage.map { try lease.mask($0) } ?? plan.casterEdges.map(coverageMask)
         let program = try programs.caster(paint: paint.kind)
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
         glUseProgram(program.name)

@@ -4,8 +4,10 @@
 // CPU's masks, uploaded once per clip node and render). It executes Core's
 // lowered draw stream (DrawStream), the same steps the CPU executes: every
 // draw through `draw`, with its plans computed ahead on other cores
-// (PlanAhead) so that the CPU rasterizes later ops while the GPU draws
-// earlier ones, and its paint resolved in Core (PaintPlan).
+// (PlanAhead) so that the CPU clips later ops' edges while the GPU draws
+// earlier ones, and its paint resolved in Core (PaintPlan). Shapes' coverage
+// arrives as edges (CoverageForm.edges) and is computed on the GPU
+// (GPUCoverage).
 // Textures come from the renderer's pool through `lease` (given back when
 // the render ends) and images from its content-keyed cache.
 import CEGL
@@ -41,7 +43,7 @@ final class GPUFrame {
         }
         target = try lease.colorTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas",
                                        clear: clear)
-        stream = DrawStream(list)
+        stream = DrawStream(list, form: .edges)
     }
 
     func run(cancellation: RenderCancellation? = nil) throws {
@@ -85,11 +87,16 @@ final class GPUFrame {
             try drawShadow(shadow, paint, alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }
         guard let plan = draw.op else { return }
-        let rects = occupied(plan.coverage.map(CoverageTiles.init), within: plan.region)
-        let coverage = try plan.coverage.map { try lease.mask($0, only: rects) }
-        try composite(region: plan.region, coverage: coverage, rects: rects, clip: clip?.texture,
+        precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
+        let coverage = try plan.edges.map(coverageMask)
+        try composite(region: plan.region, coverage: coverage, clip: clip?.texture,
                       paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
         if let coverage { lease.giveBack(texture: coverage.name) }
+    }
+
+    /// The coverage of a shape's edges, computed on the GPU (GPUCoverage), as a mask texture.
+    func coverageMask(_ edges: CoverageEdges) throws -> GLTexture {
+        try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease)
     }
 
     /// The paint's textures: an image's (cached per content) and its atlas's, a gradient's ramp

@@ -2,25 +2,25 @@
 // context, with the CPU reference renderer's pixels (SCENE_FORMAT.md,
 // "Parity contract").
 //
-// Design. Coverage is computed on the CPU by the shared Rasterizer (the same
-// masks the CPU renderer uses) and uploaded as R32F textures. Why: MSAA gives
-// 4 samples on llvmpipe and cannot match fractional area coverage, and
-// stencil-then-cover anti-aliasing differs between drivers; computing
-// coverage once (vello's hybrid scheme) makes it identical by construction,
-// and leaves the heavy per-pixel work on the GPU. The cost is a CPU raster
-// and an upload per op, which the throughput work can shrink (sparse spans,
-// R8/R16 masks where exact) without changing the contract. Everything per
-// pixel after that runs on the GPU: paint (image sampling under the inverse
-// CTM, nine-slice, gradients, layers), the blend formula of every mode,
-// shadows (caster alpha, two Gaussian passes) and layers. Every op draws one
-// device-space quad over its region (shape bounds ∩ target frame ∩ clip
-// region, exactly as the CPU); the fragment shader reads the destination
-// from a copy of that region (glCopyTexSubImage2D, blending disabled: this
-// path works on every GLES 3.2 driver, NVIDIA's included), computes
+// Design. Coverage is computed on the GPU from the shapes' edges, in the
+// exact integer arithmetic the CPU uses (GPUCoverage.swift says why compute
+// and integer atomics): the planner clips each edge to the op's region and
+// rounds it to 24.8 fixed point on the CPU (cheap, per edge), the GPU
+// accumulates the cells and resolves them into U8 coverage, so the masks
+// equal the CPU's by construction; clip masks (one per clip node and
+// render) and a gradient's clip-shaped shadow caster are still the CPU's
+// masks, uploaded as R8UI. Everything per pixel after that runs on the GPU
+// as well: paint (image sampling under the inverse CTM, nine-slice,
+// gradients, layers), the blend formula of every mode, shadows (caster
+// alpha, two Gaussian passes) and layers, all in the integer arithmetic of
+// docs/ARITHMETIC.md. Every op draws one device-space quad over its region
+// (shape bounds ∩ target frame ∩ clip region, exactly as the CPU); the
+// fragment shader reads the destination from a copy of that region
+// (glCopyTexSubImage2D, blending disabled: this path works on every GLES
+// 3.2 driver, NVIDIA's included), computes
 //     result = dst + coverage * (blend(src * alpha, dst) - dst)
-// in float with the CPU's operation order, and writes floor(result*255+0.5)
-// so that the 8-bit store rounds as the CPU does. Bytes become floats through
-// a lookup texture holding the CPU's exact Float values.
+// on U8 integers with the CPU's rounding, and the 8-bit store keeps it
+// exactly.
 //
 // Persistent state: the context, the programs (GPUProgramCache), pooled
 // textures and framebuffers (GLTexturePool), image textures by content

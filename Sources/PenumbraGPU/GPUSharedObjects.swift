@@ -2,7 +2,8 @@
 // made once with its context: the byte-to-float lookup table (as a texture
 // and as a uniform block, mask.glsl picks one), the uniform buffer of blur
 // weights (rewritten only when a shadow's kernel differs from the
-// one it holds) and the buffers of the passes' uniform blocks.
+// one it holds), the buffers of the passes' uniform blocks and GPU
+// coverage's storage buffers.
 import CEGL
 import PenumbraCore
 
@@ -26,10 +27,13 @@ final class GPUSharedObjects {
     let counters: GPUCounters
     /// The buffers of the passes' uniform blocks (UniformBlocks.swift).
     let uniforms: UniformBuffers
+    /// The edge and cell buffers of coverage computed on the GPU.
+    let coverage: GPUCoverage
 
     init(maxBlockBytes: Int, counters: GPUCounters) {
         self.counters = counters
         uniforms = UniformBuffers(counters: counters)
+        coverage = GPUCoverage(counters: counters)
         weightVec4s = max(1024, min(maxBlockBytes, 65536)) / 16
         var table = [Float](repeating: 0, count: 256)
         for b in 0..<256 { table[b] = Float(b) / 255 }
@@ -65,6 +69,7 @@ final class GPUSharedObjects {
         glDeleteTextures(1, &texture)
         glDeleteBuffers(3, &buffers)
         uniforms.delete()
+        coverage.delete()
     }
 
     /// Fills the vertex buffer with two triangles per rectangle (target pixels) and points

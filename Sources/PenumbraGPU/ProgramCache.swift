@@ -21,6 +21,22 @@ final class GLProgram {
         name = glCreateProgram()
         glAttachShader(name, vs)
         glAttachShader(name, fs)
+        try GLProgram.link(name, label)
+    }
+
+    /// A compute program.
+    init(label: String, compute: String) throws {
+        self.label = label
+        let cs = try GLProgram.compile(compute, glEnum(GL_COMPUTE_SHADER), "\(label) (compute)")
+        defer { glDeleteShader(cs) }
+        name = glCreateProgram()
+        glAttachShader(name, cs)
+        try GLProgram.link(name, label)
+    }
+
+    deinit { glDeleteProgram(name) }
+
+    private static func link(_ name: GLuint, _ label: String) throws {
         glLinkProgram(name)
         var ok: GLint = 0
         glGetProgramiv(name, glEnum(GL_LINK_STATUS), &ok)
@@ -30,8 +46,6 @@ final class GLProgram {
             throw RenderError("GPU: linking program \(label) failed: \(log)")
         }
     }
-
-    deinit { glDeleteProgram(name) }
 
     private static func compile(_ source: String, _ kind: GLenum, _ label: String) throws -> GLuint {
         let shader = glCreateShader(kind)
@@ -107,6 +121,19 @@ final class ProgramCache {
     func caster(paint: GPUPaint.Kind) throws -> GLProgram {
         guard specialises else { return caster }
         return try variant("caster", [("PAINT_KIND", paint.rawValue)] + lookupDefines)
+    }
+
+    /// The coverage compute programs (accumulate.comp, resolve.comp: GPUCoverage), compiled on
+    /// first use.
+    func coverage(_ pass: CoveragePass) throws -> GLProgram {
+        let key = pass.rawValue + ".comp"
+        if let program = variants[key] { return program }
+        guard let source = ShaderSources.compute(pass.rawValue, defines: ShaderConstants.defines) else {
+            throw RenderError("GPU: no compute shader named \(pass.rawValue)")
+        }
+        let program = try GLProgram(label: key, compute: source)
+        variants[key] = program
+        return program
     }
 
     /// A filter pass program (filter.frag, filterblur.frag: ShaderSources.filterPrograms) with

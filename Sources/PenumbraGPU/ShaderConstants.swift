@@ -8,11 +8,14 @@ import PenumbraCore
 
 enum ShaderConstants {
     /// `BLEND_<MODE>` for each blend mode, `PAINT_<KIND>` for each paint kind and `BLOCK_<NAME>`
-    /// for each uniform block's binding point.
+    /// for each uniform block's binding point, `STORAGE_<NAME>` for each shader storage buffer's
+    /// and `IMAGE_<NAME>` for each image unit.
     static let defines: [(String, Int)] =
         BlendMode.allCases.map { ("BLEND_" + macroName(String(describing: $0)), $0.shaderValue) }
         + GPUPaint.Kind.allCases.map { ("PAINT_" + macroName(String(describing: $0)), $0.rawValue) }
         + UniformBlock.allCases.map { ("BLOCK_" + macroName(String(describing: $0)), $0.rawValue) }
+        + StorageBinding.allCases.map { ("STORAGE_" + macroName(String(describing: $0)), $0.rawValue) }
+        + ImageUnit.allCases.map { ("IMAGE_" + macroName(String(describing: $0)), $0.rawValue) }
 
     /// `colorDodge` → `COLOR_DODGE`.
     static func macroName(_ caseName: String) -> String {
@@ -28,4 +31,18 @@ enum ShaderConstants {
 extension BlendMode {
     /// The mode's value in the shaders (its `BLEND_` define): its index among all cases.
     var shaderValue: Int { BlendMode.allCases.firstIndex(of: self)! }
+}
+
+/// The shader storage buffer binding points (`STORAGE_<NAME>` in GLSL).
+enum StorageBinding: Int, CaseIterable {
+    /// accumulate.comp's edges (GPUCoverage).
+    case edges = 0
+    /// The coverage cells both coverage programs share (GPUCoverage).
+    case cells
+}
+
+/// The image units (`IMAGE_<NAME>` in GLSL).
+enum ImageUnit: Int, CaseIterable {
+    /// resolve.comp's output: an R32UI coverage mask (GPUCoverage).
+    case coverage = 0
 }

@@ -31,6 +31,8 @@ enum UniformBlock: Int, CaseIterable {
     case blur
     /// filter.frag and filterblur.frag: FilterBlock.
     case filter
+    /// accumulate.comp and resolve.comp: CoverageBlock.
+    case coverage
 }
 
 /// A Swift mirror of a std140 block: its binding point and its fields' GLSL names and offsets.
@@ -170,6 +172,23 @@ struct FilterBlock: UniformBlockMirror {
         [("uFilterOrigin", MemoryLayout<Self>.offset(of: \.origin)!), ("uInputRect[0]", MemoryLayout<Self>.offset(of: \.inputRects)!),
          ("uConstant", MemoryLayout<Self>.offset(of: \.constant)!), ("uClampExtent", MemoryLayout<Self>.offset(of: \.clampExtent)!),
          ("uIntensity", MemoryLayout<Self>.offset(of: \.intensity)!), ("uColorParams[0]", MemoryLayout<Self>.offset(of: \.colorParams)!)]
+    }
+}
+
+/// Mirrors coveragecells.glsl's `CoverageBlock` (GPUCoverage's passes).
+struct CoverageBlock: UniformBlockMirror {
+    /// The region's width and height, the cells' row stride, the edge count.
+    var size = SIMD4<Int32>.zero
+    /// x: 1 for the even-odd rule.
+    var rule = SIMD4<Int32>.zero
+    /// The band of rows of this pass: its first row and row count.
+    var band = SIMD4<Int32>.zero
+
+    static let block = UniformBlock.coverage
+    static let blockName = "CoverageBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uCoverageSize", MemoryLayout<Self>.offset(of: \.size)!), ("uCoverageRule", MemoryLayout<Self>.offset(of: \.rule)!),
+         ("uCoverageBand", MemoryLayout<Self>.offset(of: \.band)!)]
     }
 }
 

@@ -24,19 +24,22 @@ final class ShaderConstantsTests: XCTestCase {
     }
 
     /// Every blend mode and paint kind is handled by name in the composite program, every uniform
-    /// block's binding point is named by some program, and no case is written as a number.
+    /// block's, storage buffer's and image unit's binding point is named by some program, and no
+    /// case is written as a number.
     func testShadersNameEveryCaseAndNoNumber() throws {
         let source = try XCTUnwrap(ShaderSources.fragment("composite"))
         let everyProgram = try (ShaderSources.fragmentPrograms + ShaderSources.filterPrograms)
             .map { try XCTUnwrap(ShaderSources.fragment($0)) }.joined()
             + ShaderSources.vertex()
-        for (name, _) in ShaderConstants.defines where name.hasPrefix("BLOCK_") {
-            XCTAssertTrue(everyProgram.contains("binding = \(name))"), "a program declares block \(name)")
+            + ShaderSources.computePrograms.map { try XCTUnwrap(ShaderSources.compute($0)) }.joined()
+        let bindings = ["BLOCK_", "STORAGE_", "IMAGE_"]
+        for (name, _) in ShaderConstants.defines where bindings.contains(where: name.hasPrefix) {
+            XCTAssertTrue(everyProgram.contains("binding = \(name))"), "a program declares binding \(name)")
         }
         let numberedBinding = try NSRegularExpression(pattern: "binding = [0-9]")
         XCTAssertNil(numberedBinding.firstMatch(in: everyProgram, range: NSRange(everyProgram.startIndex..., in: everyProgram)),
                      "a binding point written as a number")
-        for (name, _) in ShaderConstants.defines where !name.hasPrefix("BLOCK_") {
+        for (name, _) in ShaderConstants.defines where !bindings.contains(where: name.hasPrefix) {
             let pattern = try NSRegularExpression(pattern: "\\b\(name)\\b")
             XCTAssertNotNil(pattern.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
                             "composite.frag names \(name)")

@@ -47,7 +47,9 @@ final class UniformBlockLayoutTests: XCTestCase {
         let filterBlur = try programs.filterPass("filterblur", [("WEIGHT_VEC4S", gpu.shared.weightVec4s), ("BLUR_AXIS", 0)])
         let filterFound = problems(FilterBlock.self, in: filter) + problems(QuadBlock.self, in: filter)
             + problems(FilterBlock.self, in: filterBlur)
-        XCTAssertEqual(found + filterFound, [])
+        let coverageFound = try problems(CoverageBlock.self, in: programs.coverage(.accumulate))
+            + problems(CoverageBlock.self, in: programs.coverage(.resolve))
+        XCTAssertEqual(found + filterFound + coverageFound, [])
     }
 
     /// The check itself reports a real difference: a mirror that claims another offset fails.

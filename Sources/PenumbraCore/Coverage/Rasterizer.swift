@@ -9,17 +9,16 @@
 // of different pieces of one path cross inside a pixel the sum can differ
 // from the exact area; SCENE_FORMAT.md allows exactly this.
 //
-// Edges are clipped to the region first, in Double: the part left of it
-// becomes a vertical edge on its left side (which keeps the winding of the
-// row), the part right of it is dropped, rows outside are skipped. The
-// clipped ends are then rounded to 1/256 pixel (24.8 fixed point) and
-// everything after is integer arithmetic (docs/ARITHMETIC.md, "Coverage"),
-// as FreeType's and Blend2D's cell rasterizers do: an edge is cut at row
+// Edges are clipped to the region first, in Double, and their ends rounded
+// to 1/256 pixel (24.8 fixed point: EdgeClipper in CoverageEdges.swift,
+// which also gives the GPU renderer the same edges); everything after is
+// integer arithmetic (docs/ARITHMETIC.md, "Coverage"), as FreeType's and Blend2D's cell rasterizers do: an edge is cut at row
 // and column boundaries by exact floor divisions, each piece adds its cover
 // (dy, 1/256 pixel) and area (dy x (fx0 + fx1)) to Int32 cells as two
 // addends, and the prefix sum of a row is the coverage in units of 2^-17
 // pixel, quantised to U8 once. Integer sums do not depend on the order of
-// the edges, so any evaluation order (a GPU's included) gives these values.
+// the edges, so any evaluation order gives these values: the GPU's compute
+// program (coverage.comp.glsl) accumulates the same cells with atomics.
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped
@@ -94,49 +93,7 @@ struct Accumulator {
 
     /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
     mutating func addLine(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
-        let h = Double(height), w = Double(width)
-        // Clip to the rows of the region.
-        if (y0 <= 0 && y1 <= 0) || (y0 >= h && y1 >= h) { return }
-        var ax = x0, ay = y0, bx = x1, by = y1
-        let dxdy = (x1 - x0) / (y1 - y0)
-        if ay < 0 { ax += (0 - ay) * dxdy; ay = 0 } else if ay > h { ax += (h - ay) * dxdy; ay = h }
-        if by < 0 { bx += (0 - by) * dxdy; by = 0 } else if by > h { bx += (h - by) * dxdy; by = h }
-        guard ay != by else { return }
-        // Split at x = 0 and x = width: left parts become vertical edges at 0, right parts vanish.
-        // At most two split parameters, in ascending order (as a two-element sort would leave them).
-        let crossesLeft = (ax < 0) != (bx < 0), crossesRight = (ax > w) != (bx > w)
-        if !crossesLeft && !crossesRight {
-            addClippedPiece(ax, ay, bx, by, w)
-            return
-        }
-        var t0 = 0.0, t1 = 0.0, count = 0
-        if crossesLeft { t0 = (0 - ax) / (bx - ax); count = 1 }
-        if crossesRight {
-            let t = (w - ax) / (bx - ax)
-            if count == 0 { t0 = t } else if t < t0 { t1 = t0; t0 = t } else { t1 = t }
-            count += 1
-        }
-        var px = ax, py = ay
-        for i in 0...count {
-            let t = i == count ? 1.0 : (i == 0 ? t0 : t1)
-            let qx = t == 1 ? bx : ax + (bx - ax) * t
-            let qy = t == 1 ? by : ay + (by - ay) * t
-            addClippedPiece(px, py, qx, qy, w)
-            px = qx; py = qy
-        }
-    }
-
-    /// Adds a piece that lies entirely on one side of each vertical clip line.
-    private mutating func addClippedPiece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double) {
-        guard y0 != y1 else { return }
-        let mid = (x0 + x1) / 2
-        if mid >= w { return }
-        let (maxX, maxY) = (width << Accumulator.subpixelShift, height << Accumulator.subpixelShift)
-        func fixed(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * Accumulator.subpixels).rounded()))) }
-        let (fy0, fy1) = (fixed(y0, maxY), fixed(y1, maxY))
-        if mid <= 0 { addEdge(0, fy0, 0, fy1); return }
-        addEdge(fixed(x0, maxX), fy0, fixed(x1, maxX), fy1)
+        EdgeClipper(width: width, height: height).clip(x0, y0, x1, y1) { addEdge($0, $1, $2, $3) }
     }
 
     /// Subpixel bits of the fixed-point edges: 1/256 pixel.
@@ -153,7 +110,7 @@ struct Accumulator {
     /// cut at each row boundary (x there from an exact floor division), then each row's piece at
     /// each column boundary (y likewise), each cell piece adding `cover * (512 - fx0 - fx1)` to
     /// its cell and `cover * (fx0 + fx1)` to the next (fx: the piece's ends within the cell).
-    private mutating func addEdge(_ px0: Int, _ py0: Int, _ px1: Int, _ py1: Int) {
+    mutating func addEdge(_ px0: Int, _ py0: Int, _ px1: Int, _ py1: Int) {
         guard py0 != py1 else { return }
         let dir: Int32 = py0 < py1 ? 1 : -1
         let (sx, sy, ex, ey) = py0 < py1 ? (px0, py0, px1, py1) : (px1, py1, px0, py0)

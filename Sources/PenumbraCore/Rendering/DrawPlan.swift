@@ -22,15 +22,33 @@
     case plane
 }
 
+/// How plans carry the coverage of a shape: as a mask (the CPU renderer's: the planner
+/// rasterizes it) or as its clipped fixed-point edges (the GPU renderer's: it accumulates them
+/// itself, CoverageEdges.swift). Either gives the same coverage.
+@usableFromInline package enum CoverageForm: Sendable {
+    case masks, edges
+
+    /// The coverage of `shape` over `region` in this form: exactly one of the two is non-nil.
+    func coverage(of shape: DeviceShape, in region: PixelRect) -> (CoverageMask?, CoverageEdges?) {
+        switch self {
+        case .masks: return (Rasterizer.coverage(of: shape, in: region), nil)
+        case .edges: return (nil, Rasterizer.edges(of: shape, in: region))
+        }
+    }
+}
+
 /// Where an op writes and with which coverage (before the clip).
 @usableFromInline package struct OpPlan: Sendable {
     /// The pixels the op may change: its bounds within the frame and the clip's region.
     package let region: PixelRect
-    /// The geometry's coverage over `region`; nil means 1 everywhere.
+    /// The geometry's coverage over `region` as a mask (CoverageForm.masks); nil with `edges`,
+    /// and when both are nil the coverage is 1 everywhere.
     package let coverage: CoverageMask?
+    /// The geometry's edges over `region` (CoverageForm.edges).
+    package let edges: CoverageEdges?
 
     /// Nil when the op can change no pixel.
-    package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?) {
+    package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?, form: CoverageForm = .masks) {
         var region = frame
         if case .shape(let shape) = geometry {
             guard let r = Rasterizer.region(of: shape, within: frame) else { return nil }
@@ -39,7 +57,11 @@
         if let clipRegion { region = region.intersection(clipRegion) }
         guard !region.isEmpty else { return nil }
         self.region = region
-        if case .shape(let shape) = geometry { coverage = Rasterizer.coverage(of: shape, in: region) } else { coverage = nil }
+        if case .shape(let shape) = geometry {
+            (coverage, edges) = form.coverage(of: shape, in: region)
+        } else {
+            (coverage, edges) = (nil, nil)
+        }
     }
 }
 
@@ -50,23 +72,27 @@
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
     package let plane: PixelRect
-    /// The caster's coverage (zero outside its own region); nil means 1 over the plane.
+    /// The caster's coverage (zero outside its own region) as a mask; nil with `casterEdges`,
+    /// and when both are nil the coverage is 1 over the plane.
     package let casterCoverage: CoverageMask?
+    /// A shape caster's edges over the plane (CoverageForm.edges).
+    package let casterEdges: CoverageEdges?
     /// The pixels the shadow's composite may change: plane within the frame and the clip's region.
     package let compositeRegion: PixelRect
 
     /// Nil when the shadow can change no pixel.
-    package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?) {
+    package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?,
+                  form: CoverageForm = .masks) {
         let kernel = GaussianKernel(sigma: shadow.sigma)
         let reach = frame.grown(by: kernel.radius)
         var plane = reach
-        var caster: CoverageMask?
+        var caster: CoverageMask?, edges: CoverageEdges?
         switch geometry {
         case .shape(let shape):
             let moved = shape.offsetBy(shadow.offset)
             guard let region = Rasterizer.region(of: moved, within: reach) else { return nil }
             plane = region.grown(by: kernel.radius).intersection(reach)
-            caster = Rasterizer.coverage(of: moved, in: plane)
+            (caster, edges) = form.coverage(of: moved, in: plane)
         case .clipArea(let clipIndex):
             if let clipIndex {
                 guard let m = ClipCoverage.mask(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach) else { return nil }
@@ -80,7 +106,7 @@
         if let clipRegion { region = region.intersection(clipRegion) }
         guard !plane.isEmpty, !region.isEmpty else { return nil }
         self.kernel = kernel; offset = shadow.offset; self.plane = plane
-        casterCoverage = caster; compositeRegion = region
+        casterCoverage = caster; casterEdges = edges; compositeRegion = region
     }
 
     /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the

@@ -106,8 +106,11 @@ import Foundation
     /// Clip coverage per clip node; clip nodes never span a layer boundary, so one frame serves each.
     private var clipMasks: [Int: CoverageMask] = [:]
     private let lock = NSLock()
+    /// How shapes' coverage is planned (clips always as masks).
+    private let form: CoverageForm
 
-    @usableFromInline package init(_ list: DisplayList) {
+    @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
+        self.form = form
         clips = list.clips
         sequence = DrawSequence(list)
     }
@@ -139,9 +142,10 @@ import Foundation
         let geometry = input.geometry, frame = input.frame, state = input.state
         let clip = state.clip.map { clipMask($0, within: frame) }
         let shadow = state.shadow.flatMap {
-            ShadowPlan(shadow: $0, geometry: geometry, frame: frame, clips: clips, clipRegion: clip?.region)
+            ShadowPlan(shadow: $0, geometry: geometry, frame: frame, clips: clips, clipRegion: clip?.region, form: form)
         }
-        return PlannedDraw(clip: clip, shadow: shadow, op: OpPlan(geometry: geometry, frame: frame, clipRegion: clip?.region))
+        return PlannedDraw(clip: clip, shadow: shadow,
+                           op: OpPlan(geometry: geometry, frame: frame, clipRegion: clip?.region, form: form))
     }
 
     /// The clip node's coverage, computed once (under the lock: clips are few and shared).

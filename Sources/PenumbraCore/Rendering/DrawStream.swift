@@ -53,9 +53,10 @@
     private var sequence: DrawSequence
     private let plans: PlanAhead
 
-    @usableFromInline package init(_ list: DisplayList) {
+    /// `form`: how shapes' coverage is planned (masks for the CPU, edges for the GPU).
+    @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
         sequence = DrawSequence(list)
-        plans = PlanAhead(list)
+        plans = PlanAhead(list, form: form)
     }
 
     @usableFromInline package mutating func next() -> DrawStep? {

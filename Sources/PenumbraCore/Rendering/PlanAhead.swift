@@ -29,9 +29,9 @@ import Foundation
     @usableFromInline package static let minimumCommands = 8
 
     /// Starts planning `list`, at most `depth` draws ahead of the consumer, on `workers` threads
-    /// (nil: Parallelism.maxThreads).
-    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil) {
-        planner = DrawPlanner(list)
+    /// (nil: Parallelism.maxThreads), shapes' coverage in `form`.
+    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks) {
+        planner = DrawPlanner(list, form: form)
         let workerCount = max(1, min(workers ?? Parallelism.maxThreads, depth))
         guard list.commands.count >= PlanAhead.minimumCommands, Parallelism.maxThreads > 1 || workers != nil else {
             channel = nil

@@ -1,0 +1,80 @@
+// accumulate: the coverage cells of one op's edges, one invocation per edge,
+// in the integer arithmetic of docs/ARITHMETIC.md ("Coverage") and of the
+// CPU's Accumulator (Rasterizer.swift), step for step: an edge in 24.8 fixed
+// point is cut at each row boundary (x there by an exact floor division),
+// each row's piece at each column boundary, and each cell piece adds
+// cover x (512 - fx0 - fx1) to its cell and cover x (fx0 + fx1) to the next.
+// Integer atomics make the sums independent of the order in which
+// invocations run, so the cells equal the CPU's exactly.
+//
+// Regions taller than the cell buffer are done in bands of rows: each edge
+// walks its rows from the first and adds only those of the band.
+//
+// The CPU computes floor(dx x (bottom - sy) / dy) per row in 64 bits; here
+// the same quotients come from one 32-bit division for the first row
+// boundary and an exact quotient-and-remainder step of 256 rows' worth per
+// row after it (dx <= 2^22 for regions up to 16384 pixels wide, so every
+// product fits 32 unsigned bits). Cell pieces use the CPU's formula as is:
+// height (<= 256) x span (<= 2^22) fits too.
+//! include header.glsl
+//! include coveragecells.glsl
+
+layout(local_size_x = 64) in;
+layout(std430, binding = STORAGE_EDGES) readonly buffer Edges { ivec4 edges[]; };
+
+void addCell(int index, int value) {
+    if (value != 0) atomicAdd(cells[index], value);
+}
+
+// One row's piece from (xa, ya) down to (xb, yb), ya < yb in 0...256 (row-relative); `row`
+// counts from the band's first row.
+void addRowPiece(int row, int xa, int ya, int xb, int yb, int dir) {
+    int base = row * uCoverageSize.z;
+    int height = yb - ya;
+    if (xa == xb) {
+        int cell = xa >> 8;
+        int cover = height * dir, sum = 2 * (xa - (cell << 8));
+        addCell(base + cell, cover * (512 - sum));
+        addCell(base + cell + 1, cover * sum);
+        return;
+    }
+    int left = min(xa, xb), right = max(xa, xb);
+    uint span = uint(right - left);
+    int first = left >> 8, last = (right - 1) >> 8;
+    int covered = 0;
+    for (int cell = first; cell <= last; cell++) {
+        int cellLeft = cell << 8;
+        int from = max(left, cellLeft), to = min(right, cellLeft + 256);
+        int reached = to == right ? height : int(uint(height) * uint(to - left) / span);
+        int cover = (reached - covered) * dir, sum = from + to - 2 * cellLeft;
+        addCell(base + cell, cover * (512 - sum));
+        addCell(base + cell + 1, cover * sum);
+        covered = reached;
+    }
+}
+
+void main() {
+    int index = int(gl_GlobalInvocationID.x);
+    if (index >= uCoverageSize.w) return;
+    ivec4 e = edges[index];
+    if (e.y == e.w) return;
+    int dir = e.y < e.w ? 1 : -1;
+    ivec4 s = e.y < e.w ? e : e.zwxy;   // (sx, sy, ex, ey), downward
+    uint dx = uint(abs(s.z - s.x)), dy = uint(s.w - s.y);
+    int stepX = s.z >= s.x ? 1 : -1;
+    int firstRow = s.y >> 8, lastRow = (s.w - 1) >> 8;
+    // q = floor(dx (bottom - sy) / dy) and its remainder r, for bottom = the row's lower boundary.
+    uint reach = uint(((firstRow + 1) << 8) - s.y);
+    uint q = dx * reach / dy, r = dx * reach % dy;
+    uint stepQ = dx * 256u / dy, stepR = dx * 256u % dy;
+    int x = s.x, y = s.y;
+    int bandEnd = uCoverageBand.x + uCoverageBand.y;
+    for (int row = firstRow; row <= lastRow && row < bandEnd; row++) {
+        int bottom = min(s.w, (row + 1) << 8);
+        int nextX = bottom == s.w ? s.z : s.x + stepX * int(q);
+        if (row >= uCoverageBand.x) addRowPiece(row - uCoverageBand.x, x, y - (row << 8), nextX, bottom - (row << 8), dir);
+        x = nextX; y = bottom;
+        q += stepQ; r += stepR;
+        if (r >= dy) { r -= dy; q += 1u; }
+    }
+}

@@ -1,0 +1,112 @@
+// CoverageEdges: a shape's edges as the coverage arithmetic takes them, the
+// one input both coverage implementations share (docs/ARITHMETIC.md,
+// "Coverage").
+//
+// The only floating-point step of coverage is here: each edge, in Double
+// device coordinates, is clipped to the region (the part left of it becomes
+// a vertical edge on its left side, which keeps the winding of the row; the
+// part right of it is dropped; rows outside are skipped) and its ends are
+// rounded to 1/256 pixel (24.8 fixed point, region coordinates). Everything
+// after that is integer arithmetic whose sums do not depend on the order of
+// the edges. The CPU's Accumulator feeds the clipped edges straight into its
+// cells; the GPU renderer takes them as a list (`Rasterizer.edges`), uploads
+// them and accumulates the same cells with integer atomics in a compute
+// program (coverage.comp.glsl), so the CPU computes the same Double clipping
+// once for both and the masks are equal by construction.
+
+/// A shape's edges clipped to a region and rounded to 24.8 fixed point, with its fill rule.
+package struct CoverageEdges: Sendable, Equatable {
+    /// The pixels the edges were clipped to; coordinates are relative to its top-left pixel.
+    package let region: PixelRect
+    package let rule: FillRule
+    /// Four values per edge, x0, y0, x1, y1 in 1/256 pixel, with 0 <= x <= width * 256,
+    /// 0 <= y <= height * 256 and y0 != y1 (horizontal edges add nothing and are left out).
+    package private(set) var values: [Int32] = []
+
+    package init(region: PixelRect, rule: FillRule) {
+        self.region = region; self.rule = rule
+    }
+
+    /// How many edges there are.
+    package var count: Int { values.count / 4 }
+
+    mutating func append(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+        guard y0 != y1 else { return }
+        values.append(contentsOf: [Int32(x0), Int32(y0), Int32(x1), Int32(y1)])
+    }
+}
+
+extension Rasterizer {
+    /// The edges of `shape` over `region` (device pixels) that `coverage(of:in:)` accumulates.
+    package static func edges(of shape: DeviceShape, in region: PixelRect) -> CoverageEdges {
+        var edges = CoverageEdges(region: region, rule: shape.rule)
+        guard !region.isEmpty else { return edges }
+        let clipper = EdgeClipper(width: region.width, height: region.height)
+        let ox = Double(region.x), oy = Double(region.y)
+        for contour in shape.contours where contour.count >= 2 {
+            var prev = contour[contour.count - 1]
+            for p in contour {
+                clipper.clip(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy) { edges.append($0, $1, $2, $3) }
+                prev = p
+            }
+        }
+        return edges
+    }
+}
+
+/// Clips Double edges (region coordinates) to a region of `width x height` pixels and rounds
+/// the pieces to 24.8 fixed point.
+struct EdgeClipper {
+    let width: Int, height: Int
+
+    /// Hands each clipped piece of the edge (x0, y0) to (x1, y1) to `emit` in 1/256 pixel,
+    /// 0...width * 256 by 0...height * 256.
+    @inline(__always)
+    func clip(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ emit: (Int, Int, Int, Int) -> Void) {
+        guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
+        let h = Double(height), w = Double(width)
+        // Clip to the rows of the region.
+        if (y0 <= 0 && y1 <= 0) || (y0 >= h && y1 >= h) { return }
+        var ax = x0, ay = y0, bx = x1, by = y1
+        let dxdy = (x1 - x0) / (y1 - y0)
+        if ay < 0 { ax += (0 - ay) * dxdy; ay = 0 } else if ay > h { ax += (h - ay) * dxdy; ay = h }
+        if by < 0 { bx += (0 - by) * dxdy; by = 0 } else if by > h { bx += (h - by) * dxdy; by = h }
+        guard ay != by else { return }
+        // Split at x = 0 and x = width: left parts become vertical edges at 0, right parts vanish.
+        // At most two split parameters, in ascending order (as a two-element sort would leave them).
+        let crossesLeft = (ax < 0) != (bx < 0), crossesRight = (ax > w) != (bx > w)
+        if !crossesLeft && !crossesRight {
+            piece(ax, ay, bx, by, w, emit)
+            return
+        }
+        var t0 = 0.0, t1 = 0.0, count = 0
+        if crossesLeft { t0 = (0 - ax) / (bx - ax); count = 1 }
+        if crossesRight {
+            let t = (w - ax) / (bx - ax)
+            if count == 0 { t0 = t } else if t < t0 { t1 = t0; t0 = t } else { t1 = t }
+            count += 1
+        }
+        var px = ax, py = ay
+        for i in 0...count {
+            let t = i == count ? 1.0 : (i == 0 ? t0 : t1)
+            let qx = t == 1 ? bx : ax + (bx - ax) * t
+            let qy = t == 1 ? by : ay + (by - ay) * t
+            piece(px, py, qx, qy, w, emit)
+            px = qx; py = qy
+        }
+    }
+
+    /// A piece that lies entirely on one side of each vertical clip line, rounded.
+    @inline(__always)
+    private func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double,
+                       _ emit: (Int, Int, Int, Int) -> Void) {
+        guard y0 != y1 else { return }
+        let mid = (x0 + x1) / 2
+        if mid >= w { return }
+        let (maxX, maxY) = (width << Accumulator.subpixelShift, height << Accumulator.subpixelShift)
+        func fixed(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * Accumulator.subpixels).rounded()))) }
+        let (fy0, fy1) = (fixed(y0, maxY), fixed(y1, maxY))
+        if mid <= 0 { emit(0, fy0, 0, fy1); return }
+        emit(fixed(x0, maxX), fy0, fixed(x1, maxX), fy1)
+    }
+}

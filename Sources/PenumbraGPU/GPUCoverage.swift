@@ -1,0 +1,152 @@
+// GPUCoverage: the coverage of a shape computed on the GPU from its edges,
+// byte-identical to the CPU's masks.
+//
+// Choice. The exact arithmetic (docs/ARITHMETIC.md, "Coverage") is a cell
+// rasterizer: each edge adds integer cover and area to the cells it
+// crosses, and a prefix sum along each row gives the coverage. Integer sums
+// do not depend on their order, so the GPU can accumulate the cells with
+// atomicAdd in any order and still match the CPU bit for bit; that is what
+// OpenGL ES 3.1 compute gives (shader storage buffers, integer atomics,
+// image stores), on every conformant driver. Fragment-based alternatives
+// were set aside: MSAA or stencil-then-cover coverage differs between
+// drivers and from the exact area, and sparse strips (vello's hybrid
+// scheme) would still need the CPU to walk every edge pixel by pixel,
+// which is the rasterizer's cost itself. So the CPU does only what is cheap
+// and order-free per edge: flattening and stroking into contours, clipping
+// each edge to the op's region in Double and rounding its ends to 24.8
+// fixed point (CoverageEdges, the same code the CPU rasterizer runs). The
+// planner hands the GPU renderer these edges instead of masks
+// (CoverageForm.edges), so no mask is rasterized on the CPU for it.
+//
+// Per op: the edges are uploaded (16 bytes each) into a storage buffer;
+// accumulate.comp runs one invocation per edge, adding to an Int32 cell
+// buffer (the region's rows, width + 2 cells each) that is zero on entry;
+// resolve.comp runs one invocation per row, prefix-sums it into U8 coverage
+// under the fill rule, stores it in an R32UI image on the region's grid and
+// clears the cells it read, so the buffer is zero again. The composite and
+// caster passes read that image as they read an uploaded mask. A region
+// taller than the cell buffer holds is done in bands of rows (each band
+// accumulates only its rows). Regions wider than 16384 pixels are beyond
+// the 32-bit products of accumulate.comp and are reported unsupported, as
+// are more edges than one dispatch can hold.
+import CEGL
+import PenumbraCore
+
+/// The two compute passes of GPU coverage (their shader files' names).
+enum CoveragePass: String {
+    case accumulate, resolve
+}
+
+/// The storage buffers of GPU coverage, kept for the renderer's life.
+final class GPUCoverage {
+    /// The widest region accumulate.comp's 32-bit products allow.
+    static let maxWidth = 16384
+    /// The cell buffer never grows past this many cells (taller regions go in bands).
+    static let maxCells = 1 << 24
+    private let counters: GPUCounters
+    private var edgeBuffer: GLuint = 0
+    private var cellBuffer: GLuint = 0
+    private var cellCapacity = 0
+    /// The most edges one dispatch covers (64 per work group).
+    let maxEdges: Int
+    /// The most cells the buffer may hold: the smaller of maxCells and the context's largest
+    /// storage block.
+    var cellLimit: Int
+
+    init(counters: GPUCounters) {
+        self.counters = counters
+        var groups: GLint = 0, blockBytes: GLint = 0
+        glGetIntegeri_v(glEnum(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 0, &groups)
+        glGetIntegerv(glEnum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &blockBytes)
+        maxEdges = Int(max(0, groups)) * 64
+        cellLimit = min(GPUCoverage.maxCells, Int(max(0, blockBytes)) / 4)
+        var names: [GLuint] = [0, 0]
+        glGenBuffers(2, &names)
+        edgeBuffer = names[0]; cellBuffer = names[1]
+    }
+
+    /// Deletes the buffers (the context must be current).
+    func delete() {
+        var names = [edgeBuffer, cellBuffer]
+        glDeleteBuffers(2, &names)
+        cellCapacity = 0
+    }
+
+    /// Throws `BackendUnavailable` when the edges are beyond what these passes can compute.
+    func check(_ edges: CoverageEdges) throws {
+        guard edges.region.width <= GPUCoverage.maxWidth else {
+            throw BackendUnavailable("a coverage region \(edges.region.width) pixels wide exceeds the GPU renderer's \(GPUCoverage.maxWidth)")
+        }
+        guard edges.count <= maxEdges else {
+            throw BackendUnavailable("\(edges.count) edges in one shape exceed the GPU's \(maxEdges) per dispatch")
+        }
+        guard edges.region.width + 2 <= cellLimit else {
+            throw BackendUnavailable("a coverage row of \(edges.region.width) pixels exceeds the GPU's storage block size")
+        }
+    }
+
+    /// The coverage of `edges` as an R32UI mask over their region, from the lease.
+    func mask(_ edges: CoverageEdges, programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease) throws -> GLTexture {
+        try check(edges)
+        let region = edges.region
+        let surface = try lease.acquire(.coverage, width: region.width, height: region.height, "a coverage mask")
+        guard !region.isEmpty else { return GLTexture(name: surface.name, rect: region) }
+        let stride = region.width + 2
+        let bandRows = max(1, min(region.height, cellLimit / stride))
+        reserveCells(stride * bandRows)
+        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.cells.rawValue), cellBuffer)
+        if edges.count > 0 {
+            glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), edgeBuffer)
+            edges.values.withUnsafeBytes { bytes in
+                counters.upload(bytes.count) {
+                    glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
+                }
+            }
+            glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.edges.rawValue), edgeBuffer)
+        }
+        glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), surface.name, 0, GLboolean(GL_FALSE), 0,
+                           glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
+        let accumulate = try programs.coverage(.accumulate), resolve = try programs.coverage(.resolve)
+        var first = 0
+        while first < region.height {
+            let rows = min(bandRows, region.height - first)
+            uniforms.write(CoverageBlock(size: SIMD4(Int32(region.width), Int32(region.height), Int32(stride), Int32(edges.count)),
+                                         rule: SIMD4(edges.rule == .evenOdd ? 1 : 0, 0, 0, 0),
+                                         band: SIMD4(Int32(first), Int32(rows), 0, 0)))
+            if edges.count > 0 {
+                glUseProgram(accumulate.name)
+                dispatch(edges.count)
+                glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT))
+            }
+            glUseProgram(resolve.name)
+            dispatch(rows)
+            glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT))
+            first += rows
+        }
+        glMemoryBarrier(GLbitfield(GL_TEXTURE_FETCH_BARRIER_BIT))
+        glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), 0, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
+        return GLTexture(name: surface.name, rect: region)
+    }
+
+    /// One invocation per item, 64 to a work group.
+    private func dispatch(_ items: Int) {
+        counters.frame.dispatches += 1
+        counters.frame.passes += 1
+        counters.driver { glDispatchCompute(GLuint((items + 63) / 64), 1, 1) }
+    }
+
+    /// Makes the cell buffer hold at least `cells` cells, all zero (grown storage is uploaded as
+    /// zeros once; after that the resolve pass keeps it zero).
+    private func reserveCells(_ cells: Int) {
+        guard cells > cellCapacity else { return }
+        let capacity = min(cellLimit, max(cells, cellCapacity * 2))
+        let zeros = [Int32](repeating: 0, count: capacity)
+        glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), cellBuffer)
+        zeros.withUnsafeBytes { bytes in
+            counters.upload(bytes.count) {
+                glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_DYNAMIC_COPY))
+            }
+        }
+        cellCapacity = capacity
+    }
+}
