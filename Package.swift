@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "PenumbraShaders", path: "Shaders",
             resources: [
-                .embedInCode("quad.vert.glsl"), .embedInCode("composite.frag.glsl"),
+                .embedInCode("quad.vert.glsl"), .embedInCode("composite.comp.glsl"), .embedInCode("include/compositepixel.glsl"),
                 .embedInCode("caster.frag.glsl"), .embedInCode("blur.frag.glsl"),
                 .embedInCode("filter.frag.glsl"), .embedInCode("filterblur.frag.glsl"),
                 .embedInCode("accumulate.comp.glsl"), .embedInCode("resolve.comp.glsl"), .embedInCode("include/coveragecells.glsl"),

@@ -8,10 +8,11 @@ import Foundation
 
 /// The GLSL sources of the GPU renderer's programs.
 public enum ShaderSources {
-    /// Every embedded file by name (`composite.frag.glsl`, `blend.glsl`, ...).
+    /// Every embedded file by name (`composite.comp.glsl`, `blend.glsl`, ...).
     public static let files: [String: String] = [
         "quad.vert.glsl": text(PackageResources.quad_vert_glsl),
-        "composite.frag.glsl": text(PackageResources.composite_frag_glsl),
+        "composite.comp.glsl": text(PackageResources.composite_comp_glsl),
+        "compositepixel.glsl": text(PackageResources.compositepixel_glsl),
         "caster.frag.glsl": text(PackageResources.caster_frag_glsl),
         "blur.frag.glsl": text(PackageResources.blur_frag_glsl),
         "filter.frag.glsl": text(PackageResources.filter_frag_glsl),
@@ -31,10 +32,11 @@ public enum ShaderSources {
     ]
 
     /// The names of the fragment programs (each is drawn with the quad vertex shader).
-    public static let fragmentPrograms = ["composite", "caster", "blur"]
+    public static let fragmentPrograms = ["caster", "blur"]
 
-    /// The compute programs (GPUCoverage), compiled on first use.
-    public static let computePrograms = ["accumulate", "resolve"]
+    /// The compute programs: the composite (compiled at init) and GPU coverage's passes
+    /// (compiled on first use).
+    public static let computePrograms = ["composite", "accumulate", "resolve"]
 
     /// The filter graph's pass programs (GPUFilterEvaluator), compiled on first use.
     public static let filterPrograms = ["filter", "filterblur"]
@@ -44,14 +46,14 @@ public enum ShaderSources {
         withDefines(assemble("//! include header.glsl\n" + (files["quad.vert.glsl"] ?? "")), defines)
     }
 
-    /// The fragment shader `name` (`composite`, `caster`, `blur`) with its snippets included;
+    /// The fragment shader `name` (`caster`, `blur`, `filter`, `filterblur`) with its snippets included;
     /// nil for an unknown name. `defines` become `#define NAME VALUE` lines right after the
     /// `#version` line (a specialised program: e.g. PAINT_KIND and BLEND_MODE as constants).
     public static func fragment(_ name: String, defines: [(String, Int)] = []) -> String? {
         files["\(name).frag.glsl"].map { withDefines(assemble($0), defines) }
     }
 
-    /// The compute shader `name` (`accumulate`, `resolve`) with its snippets included and the
+    /// The compute shader `name` (`composite`, `accumulate`, `resolve`) with its snippets included and the
     /// defines inserted; nil for an unknown name.
     public static func compute(_ name: String, defines: [(String, Int)] = []) -> String? {
         files["\(name).comp.glsl"].map { withDefines(assemble($0), defines) }

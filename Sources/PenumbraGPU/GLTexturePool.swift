@@ -2,7 +2,7 @@
 // and renders instead of created and deleted for each.
 //
 // A surface is a texture of one kind (an RGBA8 target, an R8UI or R32UI mask, an
-// RGBA32F shadow plane, an RGBA8 destination copy, an RGBA32F stop table) with its storage
+// RGBA32F shadow plane, an RGBA32F stop table) with its immutable storage
 // allocated once at a bucketed size (each side rounded up to a multiple of 64,
 // of 256 above 1024, never beyond the GPU's limit), and for target kinds the
 // framebuffer that draws into it (attached once). Users ask for at least
@@ -20,8 +20,6 @@ final class GLSurface {
     enum Kind: Hashable {
         /// RGBA8 render target: the canvas or a layer.
         case color
-        /// RGBA8 destination copy of the composite pass (not drawn into).
-        case copy
         /// R8UI uploaded mask of U8 coverage (coverage, clip).
         case mask
         /// R32UI mask of U8 coverage that resolve.comp writes as an image (immutable storage,
@@ -50,13 +48,13 @@ final class GLSurface {
 extension GLSurface.Kind {
     var bytesPerTexel: Int { self == .table || self == .plane ? 16 : 4 }
     var isTarget: Bool { self == .color || self == .plane }
-    /// (internal format, format, type) of glTexImage2D.
-    var formats: (Int32, Int32, Int32) {
+    /// The sized internal format of glTexStorage2D.
+    var internalFormat: Int32 {
         switch self {
-        case .color, .copy: return (GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE)
-        case .mask: return (GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE)
-        case .coverage: return (GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT)
-        case .table, .plane: return (GL_RGBA32F, GL_RGBA, GL_FLOAT)
+        case .color: return GL_RGBA8
+        case .mask: return GL_R8UI
+        case .coverage: return GL_R32UI
+        case .table, .plane: return GL_RGBA32F
         }
     }
 }
@@ -144,13 +142,8 @@ final class GLTexturePool {
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        let (internalFormat, format, type) = bucket.kind.formats
-        if bucket.kind == .coverage {
-            glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(internalFormat), GLsizei(bucket.width), GLsizei(bucket.height))
-        } else {
-            glTexImage2D(glEnum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(bucket.width), GLsizei(bucket.height), 0,
-                         glEnum(format), glEnum(type), nil)
-        }
+        // Immutable storage: what image units require (targets and GPU coverage are images).
+        glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(bucket.kind.internalFormat), GLsizei(bucket.width), GLsizei(bucket.height))
         surfaceCount += 1
         var framebuffer: GLuint = 0
         if bucket.kind.isTarget {

@@ -2,20 +2,19 @@
 // the driver (SCENE_FORMAT.md, `penumbra bench --json`'s "gpu" object).
 // Uploads are the bytes handed to glTexImage2D/glTexSubImage2D and to buffer
 // data calls (masks, stop tables, image textures on first use, tile corners,
-// blur weights); copies are destination pixels copied before blending
-// (glCopyTexSubImage2D); readback is the finished canvas. A pass is one draw
-// into one target (every draw call today is its own pass). Host time is the
-// frame's wall-clock time on the rendering thread up to the readback, minus
-// the time spent inside the counted driver calls: the renderer's own work
-// (planning waits, mask preparation, uniform setup), the driver excluded as
-// far as these calls can show it.
+// blur weights, edges of GPU coverage); readback is the finished canvas. A
+// pass is one draw or one dispatch (every draw call and every dispatch
+// today is its own pass). Host time is the frame's wall-clock time on the
+// rendering thread up to the readback, minus the time spent inside the
+// counted driver calls: the renderer's own work (planning waits, clip
+// masks, uniform setup), the driver excluded as far as these calls can show
+// it.
 import Foundation
 
 /// The counters of one GPU frame.
 public struct GPUFrameCounters: Hashable, Sendable, Encodable {
     public var uploadBytes = 0
     public var readbackBytes = 0
-    public var copyBytes = 0
     public var drawCalls = 0
     public var dispatches = 0
     public var passes = 0
@@ -24,7 +23,7 @@ public struct GPUFrameCounters: Hashable, Sendable, Encodable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case uploadBytes = "upload_bytes", readbackBytes = "readback_bytes", copyBytes = "copy_bytes"
+        case uploadBytes = "upload_bytes", readbackBytes = "readback_bytes"
         case drawCalls = "draw_calls", dispatches, passes, hostMilliseconds = "host_ms"
     }
 }

@@ -107,6 +107,8 @@ final class GPUCoverage {
         glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), surface.name, 0, GLboolean(GL_FALSE), 0,
                            glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
         let accumulate = try programs.coverage(.accumulate), resolve = try programs.coverage(.resolve)
+        // The mask texture (pooled) may still be read by an earlier pass.
+        GPUFrame.barrier()
         var first = 0
         while first < region.height {
             let rows = min(bandRows, region.height - first)
@@ -123,7 +125,7 @@ final class GPUCoverage {
             glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT))
             first += rows
         }
-        glMemoryBarrier(GLbitfield(GL_TEXTURE_FETCH_BARRIER_BIT))
+        GPUFrame.barrier()
         glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), 0, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
         return GLTexture(name: surface.name, rect: region)
     }

@@ -13,14 +13,13 @@
 // as well: paint (image sampling under the inverse CTM, nine-slice,
 // gradients, layers), the blend formula of every mode, shadows (caster
 // alpha, two Gaussian passes) and layers, all in the integer arithmetic of
-// docs/ARITHMETIC.md. Every op draws one device-space quad over its region
-// (shape bounds ∩ target frame ∩ clip region, exactly as the CPU); the
-// fragment shader reads the destination from a copy of that region
-// (glCopyTexSubImage2D, blending disabled: this path works on every GLES
-// 3.2 driver, NVIDIA's included), computes
+// docs/ARITHMETIC.md. Every op's composite is one compute dispatch over its
+// region (shape bounds ∩ target frame ∩ clip region, exactly as the CPU)
+// that reads and writes the target in place through image units, so no
+// copy of the destination is made (GPUFrame+Composite.swift); it computes
 //     result = dst + coverage * (blend(src * alpha, dst) - dst)
 // on U8 integers with the CPU's rounding, and the 8-bit store keeps it
-// exactly.
+// exactly. Shadow casters and blurs remain fragment passes into planes.
 //
 // Persistent state: the context, the programs (GPUProgramCache), pooled
 // textures and framebuffers (GLTexturePool), image textures by content
@@ -56,7 +55,7 @@ public final class GPURenderer: Renderer {
     let readbacks: GLReadbackBuffers
     /// The counts of the frame being drawn.
     let counters = GPUCounters()
-    /// What the last frame cost: uploads, copies, readback, draw calls, passes, host time.
+    /// What the last frame cost: uploads, readback, draw calls, dispatches, passes, host time.
     public var lastFrameCounters: GPUFrameCounters { counters.frame }
     /// A pass shades only a mask's occupied tiles when they cover less than this share of its
     /// region (0: never, above 1: whenever a tile is empty; tests compare the two).
@@ -176,7 +175,7 @@ public final class GPURenderer: Renderer {
     /// Compiles nothing new: checks that every program compiled and linked on this context
     /// (they are built at init), returning their names.
     public func programNames() -> [String] {
-        [programs.composite.label, programs.caster.label, programs.blurX.label]
+        [programs.caster.label, programs.blurX.label]
     }
 
     // MARK: GL helpers
@@ -199,7 +198,7 @@ public final class GPURenderer: Renderer {
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
     enum Unit: Int32 {
-        case coverage = 0, clip, destination, lookup, image, stops, layer, input, packedCoverage, mipmaps
+        case coverage = 0, clip, lookup, image, stops, layer, input, packedCoverage, mipmaps
         /// Filter passes (GPUFilterEvaluator): their images and gammaAdjust's table.
         case filter0, filter1, filter2, gammaTable
     }

@@ -12,6 +12,7 @@ final class GLProgram {
     let name: GLuint
     let label: String
 
+    /// A vertex and fragment program.
     init(label: String, vertex: String, fragment: String) throws {
         self.label = label
         let vs = try GLProgram.compile(vertex, glEnum(GL_VERTEX_SHADER), "\(label) (vertex)")
@@ -103,7 +104,7 @@ final class ProgramCache {
     init(specialises: Bool = true, lookupInUniforms: Bool, weightVec4s: Int) throws {
         self.specialises = specialises
         self.lookupInUniforms = lookupInUniforms
-        composite = try ProgramCache.make("composite", [])
+        composite = try ProgramCache.make("composite", [], compute: true)
         caster = try ProgramCache.make("caster", [])
         blurX = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 0)])
         blurY = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 1)])
@@ -114,7 +115,7 @@ final class ProgramCache {
     func composite(paint: GPUPaint.Kind, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
         guard specialises else { return composite }
         return try variant("composite", [("PAINT_KIND", paint.rawValue), ("BLEND_MODE", mode.shaderValue),
-                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
+                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines, compute: true)
     }
 
     /// The shadow caster program for a paint kind.
@@ -125,16 +126,7 @@ final class ProgramCache {
 
     /// The coverage compute programs (accumulate.comp, resolve.comp: GPUCoverage), compiled on
     /// first use.
-    func coverage(_ pass: CoveragePass) throws -> GLProgram {
-        let key = pass.rawValue + ".comp"
-        if let program = variants[key] { return program }
-        guard let source = ShaderSources.compute(pass.rawValue, defines: ShaderConstants.defines) else {
-            throw RenderError("GPU: no compute shader named \(pass.rawValue)")
-        }
-        let program = try GLProgram(label: key, compute: source)
-        variants[key] = program
-        return program
-    }
+    func coverage(_ pass: CoveragePass) throws -> GLProgram { try variant(pass.rawValue, [], compute: true) }
 
     /// A filter pass program (filter.frag, filterblur.frag: ShaderSources.filterPrograms) with
     /// its defines, compiled the first time it is asked for.
@@ -145,17 +137,27 @@ final class ProgramCache {
     /// How many programs exist (generic and specialised).
     var count: Int { 4 + variants.count }
 
-    private func variant(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
+    private func variant(_ name: String, _ defines: [(String, Int)], compute: Bool = false) throws -> GLProgram {
         let key = name + defines.map { " \($0.0)=\($0.1)" }.joined()
         if let program = variants[key] { return program }
-        let program = try ProgramCache.make(name, defines, label: key)
+        let program = try ProgramCache.make(name, defines, label: key, compute: compute)
         variants[key] = program
         return program
     }
 
-    /// Compiles and links `name` with the defines; `label` names it in errors (the bare name by default).
-    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
+    /// Compiles and links `name` (a compute shader, or a fragment shader drawn with the quad
+    /// vertex shader) with the defines; `label` names it in errors (the bare name by default).
+    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil,
+                             compute: Bool = false) throws -> GLProgram {
         let label = label ?? name
+        if compute {
+            guard let source = ShaderSources.compute(name, defines: ShaderConstants.defines + defines) else {
+                throw RenderError("GPU: no compute shader named \(name)")
+            }
+            let program = try GLProgram(label: label, compute: source)
+            program.assignSamplerUnits()
+            return program
+        }
         guard let fragment = ShaderSources.fragment(name, defines: ShaderConstants.defines + defines) else {
             throw RenderError("GPU: no shader named \(name)")
         }
@@ -169,7 +171,7 @@ extension GLProgram {
     /// Points every sampler uniform at its fixed texture unit (GPURenderer.Unit).
     func assignSamplerUnits() {
         let samplers: [(String, GPURenderer.Unit)] = [
-            ("uCoverage", .coverage), ("uClip", .clip), ("uDestination", .destination), ("uLUT", .lookup),
+            ("uCoverage", .coverage), ("uClip", .clip), ("uLUT", .lookup),
             ("uImage", .image), ("uMipmaps", .mipmaps), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
             ("uPackedCoverage", .packedCoverage),
             ("uFilterInput0", .filter0), ("uFilterInput1", .filter1), ("uFilterInput2", .filter2),

@@ -45,4 +45,8 @@ enum StorageBinding: Int, CaseIterable {
 enum ImageUnit: Int, CaseIterable {
     /// resolve.comp's output: an R32UI coverage mask (GPUCoverage).
     case coverage = 0
+    /// composite.comp's target, read (RGBA8, read-only).
+    case target
+    /// composite.comp's target, written (the same texture, write-only).
+    case targetOut
 }

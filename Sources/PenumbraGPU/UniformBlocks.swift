@@ -21,7 +21,7 @@ enum UniformBlock: Int, CaseIterable {
     case lookup
     /// paint.glsl: PaintBlock.
     case paint
-    /// composite.frag: CompositeBlock.
+    /// composite.comp: CompositeBlock.
     case composite
     /// caster.frag: CasterBlock.
     case caster
@@ -92,15 +92,15 @@ struct PaintBlock: UniformBlockMirror {
     }
 }
 
-/// Mirrors composite.frag's `CompositeBlock`.
+/// Mirrors compositepixel.glsl's `CompositeBlock`.
 struct CompositeBlock: UniformBlockMirror {
-    /// The target's frame origin on the device grid (xy) and the region's top-left in target pixels (zw).
+    /// The target's frame origin on the device grid (xy) and the dispatch's first pixel in target pixels (zw).
     var origins = SIMD4<Int32>.zero
     var coverageRect = SIMD4<Int32>.zero
     var clipRect = SIMD4<Int32>.zero
     /// x: has coverage, y: has clip, z: context alpha (U8), w: blend mode (generic program).
     var info = SIMD4<Int32>.zero
-    /// x: the coverage is a packed shadow plane (generic program).
+    /// x: the coverage is a packed shadow plane (generic program); zw: the dispatch's width and height.
     var packing = SIMD4<Int32>.zero
 
     static let block = UniformBlock.composite

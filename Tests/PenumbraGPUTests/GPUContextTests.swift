@@ -16,8 +16,9 @@ final class GPUContextTests: XCTestCase {
     }
 
     func testSnippetsAreIncludedAndVersionComesFirst() throws {
-        for name in ShaderSources.fragmentPrograms {
-            let source = try XCTUnwrap(ShaderSources.fragment(name))
+        let sources = try ShaderSources.fragmentPrograms.map { ($0, try XCTUnwrap(ShaderSources.fragment($0))) }
+            + ShaderSources.computePrograms.map { ($0, try XCTUnwrap(ShaderSources.compute($0))) }
+        for (name, source) in sources {
             XCTAssertTrue(source.hasPrefix("#version 320 es"), name)
             XCTAssertFalse(source.contains("//! include"), name)
             XCTAssertFalse(source.contains("#error missing snippet"), name)

@@ -27,7 +27,7 @@ final class ShaderConstantsTests: XCTestCase {
     /// block's, storage buffer's and image unit's binding point is named by some program, and no
     /// case is written as a number.
     func testShadersNameEveryCaseAndNoNumber() throws {
-        let source = try XCTUnwrap(ShaderSources.fragment("composite"))
+        let source = try XCTUnwrap(ShaderSources.compute("composite"))
         let everyProgram = try (ShaderSources.fragmentPrograms + ShaderSources.filterPrograms)
             .map { try XCTUnwrap(ShaderSources.fragment($0)) }.joined()
             + ShaderSources.vertex()
@@ -42,7 +42,7 @@ final class ShaderConstantsTests: XCTestCase {
         for (name, _) in ShaderConstants.defines where !bindings.contains(where: name.hasPrefix) {
             let pattern = try NSRegularExpression(pattern: "\\b\(name)\\b")
             XCTAssertNotNil(pattern.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
-                            "composite.frag names \(name)")
+                            "composite.comp names \(name)")
         }
         let numbered = try NSRegularExpression(pattern: "(mode|PAINT_KIND) [=!<>]=? [0-9]")
         XCTAssertNil(numbered.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),

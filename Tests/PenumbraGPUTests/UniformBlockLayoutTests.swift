@@ -40,7 +40,7 @@ final class UniformBlockLayoutTests: XCTestCase {
         try gpu.makeCurrent()
         let programs = gpu.programs
         let found = problems(PaintBlock.self, in: programs.composite) + problems(CompositeBlock.self, in: programs.composite)
-            + problems(QuadBlock.self, in: programs.composite) + problems(PaintBlock.self, in: programs.caster)
+            + problems(QuadBlock.self, in: programs.caster) + problems(PaintBlock.self, in: programs.caster)
             + problems(CasterBlock.self, in: programs.caster) + problems(BlurBlock.self, in: programs.blurX)
             + problems(QuadBlock.self, in: programs.blurY)
         let filter = try programs.filterPass("filter", GPUFilterPass.defines + [("FILTER_OP", GPUFilterPass.color.rawValue)])
