@@ -1,15 +1,23 @@
-// resolve: one row of cells (of the band) per invocation, prefix-summed into U8 coverage
-// under the fill rule exactly as the CPU's Accumulator resolves them
-// (Rasterizer.swift; docs/ARITHMETIC.md, "Coverage"): the running sum is
-// the covered area in units of 2^-17 pixel, folded by the rule and rounded
-// half up to U8. Each coverage value is stored in an R32UI image on the
-// region's grid, which the composite and caster passes read as a mask; every
-// cell read is cleared, so the cells are zero again for the next op.
+// resolve: one row of cells (of the band) per work group, prefix-summed into
+// U8 coverage under the fill rule exactly as the CPU's Accumulator resolves
+// them (Rasterizer.swift; docs/ARITHMETIC.md, "Coverage"): the running sum
+// is the covered area in units of 2^-17 pixel, folded by the rule and
+// rounded half up to U8. The row is split into one run of cells per
+// invocation; each invocation sums its run, the group scans the run totals
+// in shared memory, then each invocation walks its run again from its
+// prefix. Int32 sums wrap, and wrapping addition is associative, so every
+// prefix equals the CPU's left-to-right sum bit for bit. Each coverage value
+// is stored in an R32UI image on the region's grid, which the composite and
+// caster passes read as a mask; every cell read is cleared, so the cells
+// are zero again for the next op.
 //! include header.glsl
 //! include coveragecells.glsl
 
-layout(local_size_x = 64) in;
+#define RESOLVE_GROUP 128
+layout(local_size_x = RESOLVE_GROUP) in;
 layout(r32ui, binding = IMAGE_COVERAGE) writeonly uniform highp uimage2D uCoverageOut;
+
+shared int runTotals[RESOLVE_GROUP];
 
 const uint FULL_AREA = 1u << 17;
 
@@ -25,21 +33,35 @@ uint coverageOf(int sum) {
 }
 
 void main() {
-    int bandRow = int(gl_GlobalInvocationID.x);
-    if (bandRow >= uCoverageBand.y) return;
+    int bandRow = int(gl_WorkGroupID.x);
     int row = uCoverageBand.x + bandRow;
     int base = bandRow * uCoverageSize.z;
-    int sum = 0;
-    uint c = 0u;
-    for (int x = 0; x < uCoverageSize.x; x++) {
+    int width = uCoverageSize.x;
+    int lane = int(gl_LocalInvocationID.x);
+    int run = (width + RESOLVE_GROUP - 1) / RESOLVE_GROUP;
+    int first = min(width, lane * run), end = min(width, first + run);
+    int total = 0;
+    for (int x = first; x < end; x++) total += cells[base + x];
+    runTotals[lane] = total;
+    barrier();
+    // Inclusive scan of the run totals (Hillis-Steele: log2 steps over shared memory).
+    for (int step = 1; step < RESOLVE_GROUP; step <<= 1) {
+        int add = lane >= step ? runTotals[lane - step] : 0;
+        barrier();
+        runTotals[lane] += add;
+        barrier();
+    }
+    int sum = runTotals[lane] - total;   // the sum of every cell before this run
+    for (int x = first; x < end; x++) {
         int cell = cells[base + x];
         if (cell != 0) {
             sum += cell;
-            c = coverageOf(sum);
             cells[base + x] = 0;
         }
-        imageStore(uCoverageOut, ivec2(x, row), uvec4(c, 0u, 0u, 0u));
+        imageStore(uCoverageOut, ivec2(x, row), uvec4(coverageOf(sum), 0u, 0u, 0u));
     }
-    cells[base + uCoverageSize.x] = 0;
-    cells[base + uCoverageSize.x + 1] = 0;
+    if (lane == 0) {
+        cells[base + width] = 0;
+        cells[base + width + 1] = 0;
+    }
 }

@@ -9,6 +9,7 @@
 // counted driver calls: the renderer's own work (planning waits, clip
 // masks, uniform setup), the driver excluded as far as these calls can show
 // it.
+import CEGL
 import Foundation
 
 /// The counters of one GPU frame.
@@ -51,6 +52,20 @@ final class GPUCounters {
     func upload<T>(_ bytes: Int, _ call: () throws -> T) rethrows -> T {
         frame.uploadBytes += bytes
         return try driver(call)
+    }
+
+    /// Orders compute passes' image and buffer accesses against every other access to the same
+    /// memory, both ways: shader stores issued after it wait for the memory accesses issued
+    /// before it (texture fetches and framebuffer writes of fragment passes included), and what
+    /// is read after it sees the stores before it (samplers, framebuffers, readback). Called
+    /// before and after each pass that stores through an image. A driver call: a software
+    /// rasterizer finishes the pending work in it.
+    func barrier() {
+        driver {
+            glMemoryBarrier(GLbitfield(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT
+                                       | GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT
+                                       | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT))
+        }
     }
 
     /// Runs a driver call, its time counted as the driver's.

@@ -21,7 +21,9 @@
 // Per op: the edges are uploaded (16 bytes each) into a storage buffer;
 // accumulate.comp runs one invocation per edge, adding to an Int32 cell
 // buffer (the region's rows, width + 2 cells each) that is zero on entry;
-// resolve.comp runs one invocation per row, prefix-sums it into U8 coverage
+// resolve.comp runs one work group per row (a parallel prefix sum over runs
+// of cells, exact because wrapping integer addition is associative),
+// prefix-sums it into U8 coverage
 // under the fill rule, stores it in an R32UI image on the region's grid and
 // clears the cells it read, so the buffer is zero again. The composite and
 // caster passes read that image as they read an uploaded mask. A region
@@ -49,6 +51,8 @@ final class GPUCoverage {
     private var cellCapacity = 0
     /// The most edges one dispatch covers (64 per work group).
     let maxEdges: Int
+    /// The most work groups along x of one dispatch (resolve.comp's rows).
+    let maxGroups: Int
     /// The most cells the buffer may hold: the smaller of maxCells and the context's largest
     /// storage block.
     var cellLimit: Int
@@ -58,7 +62,8 @@ final class GPUCoverage {
         var groups: GLint = 0, blockBytes: GLint = 0
         glGetIntegeri_v(glEnum(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 0, &groups)
         glGetIntegerv(glEnum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &blockBytes)
-        maxEdges = Int(max(0, groups)) * 64
+        maxGroups = Int(max(0, groups))
+        maxEdges = maxGroups * 64
         cellLimit = min(GPUCoverage.maxCells, Int(max(0, blockBytes)) / 4)
         var names: [GLuint] = [0, 0]
         glGenBuffers(2, &names)
@@ -77,8 +82,9 @@ final class GPUCoverage {
         guard edges.region.width <= GPUCoverage.maxWidth else {
             throw BackendUnavailable("a coverage region \(edges.region.width) pixels wide exceeds the GPU renderer's \(GPUCoverage.maxWidth)")
         }
-        guard edges.count <= maxEdges else {
-            throw BackendUnavailable("\(edges.count) edges in one shape exceed the GPU's \(maxEdges) per dispatch")
+        guard edges.count <= maxEdges, edges.region.height <= maxGroups else {
+            throw BackendUnavailable("a shape of \(edges.count) edges over \(edges.region.height) rows exceeds the GPU's "
+                                     + "dispatch limits (\(maxEdges) edges, \(maxGroups) rows)")
         }
         guard edges.region.width + 2 <= cellLimit else {
             throw BackendUnavailable("a coverage row of \(edges.region.width) pixels exceeds the GPU's storage block size")
@@ -108,7 +114,7 @@ final class GPUCoverage {
                            glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
         let accumulate = try programs.coverage(.accumulate), resolve = try programs.coverage(.resolve)
         // The mask texture (pooled) may still be read by an earlier pass.
-        GPUFrame.barrier()
+        counters.barrier()
         var first = 0
         while first < region.height {
             let rows = min(bandRows, region.height - first)
@@ -117,24 +123,23 @@ final class GPUCoverage {
                                          band: SIMD4(Int32(first), Int32(rows), 0, 0)))
             if edges.count > 0 {
                 glUseProgram(accumulate.name)
-                dispatch(edges.count)
-                glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT))
+                dispatch(groups: (edges.count + 63) / 64)
+                counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             }
             glUseProgram(resolve.name)
-            dispatch(rows)
-            glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT))
+            dispatch(groups: rows)
+            counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             first += rows
         }
-        GPUFrame.barrier()
+        counters.barrier()
         glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), 0, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
         return GLTexture(name: surface.name, rect: region)
     }
 
-    /// One invocation per item, 64 to a work group.
-    private func dispatch(_ items: Int) {
+    private func dispatch(groups: Int) {
         counters.frame.dispatches += 1
         counters.frame.passes += 1
-        counters.driver { glDispatchCompute(GLuint((items + 63) / 64), 1, 1) }
+        counters.driver { glDispatchCompute(GLuint(groups), 1, 1) }
     }
 
     /// Makes the cell buffer hold at least `cells` cells, all zero (grown storage is uploaded as

@@ -23,7 +23,7 @@ extension GPUFrame {
         let frame = target.frame
         // Earlier passes' reads of the target (a fragment pass sampling it, the last composite's
         // loads) and writes into it (clears, fragment passes) complete before these stores.
-        GPUFrame.barrier()
+        shared.counters.barrier()
         let program = try programs.composite(paint: paint.kind, mode: mode, packedCoverage: packedCoverage)
         glUseProgram(program.name)
         var block = CompositeBlock()
@@ -46,19 +46,9 @@ extension GPUFrame {
             shared.counters.frame.passes += 1
             shared.counters.driver { glDispatchCompute(GLuint((r.width + 7) / 8), GLuint((r.height + 7) / 8), 1) }
         }
-        GPUFrame.barrier()
+        shared.counters.barrier()
     }
 
-    /// Orders compute passes' image and buffer accesses against every other access to the same
-    /// memory, both ways: shader stores issued after it wait for the memory accesses issued
-    /// before it (texture fetches and framebuffer writes of fragment passes included), and what
-    /// is read after it sees the stores before it (samplers, framebuffers, readback). Called
-    /// before and after each pass that stores through an image or a storage buffer.
-    static func barrier() {
-        glMemoryBarrier(GLbitfield(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT
-                                   | GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT
-                                   | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT))
-    }
 
     /// Binds a mask texture (or none) to its unit; returns its rect for the pass's block.
     func bindMask(_ mask: GLTexture?, unit: GPURenderer.Unit) -> SIMD4<Int32> {
