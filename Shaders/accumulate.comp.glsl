@@ -1,4 +1,5 @@
-// accumulate: the coverage cells of one op's edges, one invocation per edge,
+// accumulate: the coverage cells of one op's edges, one invocation per edge
+// (per point of the uploaded chains, below),
 // in the integer arithmetic of docs/ARITHMETIC.md ("Coverage") and of the
 // CPU's Accumulator (Rasterizer.swift), step for step: an edge in 24.8 fixed
 // point is cut at each row boundary (x there by an exact floor division),
@@ -20,7 +21,24 @@
 //! include coveragecells.glsl
 
 layout(local_size_x = 64) in;
-layout(std430, binding = STORAGE_EDGES) readonly buffer Edges { ivec4 edges[]; };
+// The edges as chains of points, two points to three words (GPUCoverage's EdgeChains): point k
+// holds bits 48k to 48k + 47, x in the low 24 bits and y in the next 24; x's bit 23 marks the
+// first point of a chain. Point k and point k + 1 are an edge unless k + 1 starts a chain.
+layout(std430, binding = STORAGE_EDGES) readonly buffer Edges { uint words[]; };
+
+// Point k: (x, y, starts a chain).
+ivec3 chainPoint(int k) {
+    int w = 3 * (k >> 1);
+    uint x, y;
+    if ((k & 1) == 0) {
+        x = words[w] & 0xFFFFFFu;
+        y = (words[w] >> 24) | ((words[w + 1] & 0xFFFFu) << 8);
+    } else {
+        x = (words[w + 1] >> 16) | ((words[w + 2] & 0xFFu) << 16);
+        y = words[w + 2] >> 8;
+    }
+    return ivec3(int(x & 0x7FFFFFu), int(y), int(x >> 23));
+}
 
 void addCell(int index, int value) {
     if (value != 0) atomicAdd(cells[index], value);
@@ -55,8 +73,10 @@ void addRowPiece(int row, int xa, int ya, int xb, int yb, int dir) {
 
 void main() {
     int index = int(gl_GlobalInvocationID.x);
-    if (index >= uCoverageSize.w) return;
-    ivec4 e = edges[index];
+    if (index + 1 >= uCoverageSize.w) return;
+    ivec3 from = chainPoint(index), to = chainPoint(index + 1);
+    if (to.z != 0) return;
+    ivec4 e = ivec4(from.xy, to.xy);
     if (e.y == e.w) return;
     int dir = e.y < e.w ? 1 : -1;
     ivec4 s = e.y < e.w ? e : e.zwxy;   // (sx, sy, ex, ey), downward

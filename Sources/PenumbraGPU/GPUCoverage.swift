@@ -18,7 +18,10 @@
 // planner hands the GPU renderer these edges instead of masks
 // (CoverageForm.edges), so no mask is rasterized on the CPU for it.
 //
-// Per op: the edges are uploaded (16 bytes each) into a storage buffer;
+// Per op: the edges are uploaded into a storage buffer as chains of points
+// (EdgeChains: consecutive edges share their common point, and a point
+// takes 6 bytes, two 24-bit coordinates, so an edge costs about 6 bytes
+// rather than 16);
 // accumulate.comp runs one invocation per edge, adding to an Int32 cell
 // buffer (the region's rows, width + 2 cells each) that is zero on entry;
 // resolve.comp runs one work group per row (a parallel prefix sum over runs
@@ -82,7 +85,7 @@ final class GPUCoverage {
         guard edges.region.width <= GPUCoverage.maxWidth else {
             throw BackendUnavailable("a coverage region \(edges.region.width) pixels wide exceeds the GPU renderer's \(GPUCoverage.maxWidth)")
         }
-        guard edges.count <= maxEdges, edges.region.height <= maxGroups else {
+        guard 2 * edges.count <= maxEdges, edges.region.height <= maxGroups else {
             throw BackendUnavailable("a shape of \(edges.count) edges over \(edges.region.height) rows exceeds the GPU's "
                                      + "dispatch limits (\(maxEdges) edges, \(maxGroups) rows)")
         }
@@ -101,9 +104,10 @@ final class GPUCoverage {
         let bandRows = max(1, min(region.height, cellLimit / stride))
         reserveCells(stride * bandRows)
         glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.cells.rawValue), cellBuffer)
+        let chains = EdgeChains(edges)
         if edges.count > 0 {
             glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), edgeBuffer)
-            edges.values.withUnsafeBytes { bytes in
+            chains.words.withUnsafeBytes { bytes in
                 counters.upload(bytes.count) {
                     glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
                 }
@@ -118,12 +122,12 @@ final class GPUCoverage {
         var first = 0
         while first < region.height {
             let rows = min(bandRows, region.height - first)
-            uniforms.write(CoverageBlock(size: SIMD4(Int32(region.width), Int32(region.height), Int32(stride), Int32(edges.count)),
+            uniforms.write(CoverageBlock(size: SIMD4(Int32(region.width), Int32(region.height), Int32(stride), Int32(chains.points)),
                                          rule: SIMD4(edges.rule == .evenOdd ? 1 : 0, 0, 0, 0),
                                          band: SIMD4(Int32(first), Int32(rows), 0, 0)))
             if edges.count > 0 {
                 glUseProgram(accumulate.name)
-                dispatch(groups: (edges.count + 63) / 64)
+                dispatch(groups: (chains.points - 1 + 63) / 64)
                 counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             }
             glUseProgram(resolve.name)
@@ -155,5 +159,41 @@ final class GPUCoverage {
             }
         }
         cellCapacity = capacity
+    }
+}
+
+/// A shape's edges as accumulate.comp reads them: chains of points, where each point after the
+/// first of its chain ends an edge that began at the point before it. A closed contour is one
+/// chain; a horizontal edge (left out) or a clipped-away part starts a new one. Points are packed
+/// two to three 32-bit words, x and y 24 bits each (they are at most 2^22, the widest region's
+/// 16384 pixels in 24.8), x's bit 23 marking a chain's first point.
+struct EdgeChains {
+    /// The packed points.
+    private(set) var words: [UInt32] = []
+    /// How many points there are.
+    private(set) var points = 0
+    private static let chainStart: UInt32 = 1 << 23
+
+    init(_ edges: CoverageEdges) {
+        let values = edges.values
+        words.reserveCapacity(values.count)
+        var last: (Int32, Int32)?
+        var pending: (UInt32, UInt32)?
+        func append(_ x: UInt32, _ y: UInt32) {
+            if let (px, py) = pending {
+                words += [px | (py << 24), (py >> 8) | (x << 16), (x >> 16) | (y << 8)]
+                pending = nil
+            } else {
+                pending = (x, y)
+            }
+            points += 1
+        }
+        for e in stride(from: 0, to: values.count, by: 4) {
+            let (x0, y0, x1, y1) = (values[e], values[e + 1], values[e + 2], values[e + 3])
+            if last == nil || last! != (x0, y0) { append(UInt32(x0) | EdgeChains.chainStart, UInt32(y0)) }
+            append(UInt32(x1), UInt32(y1))
+            last = (x1, y1)
+        }
+        if let (px, py) = pending { words += [px | (py << 24), py >> 8, 0] }
     }
 }
