@@ -102,11 +102,13 @@ extension GLLease {
     func giveBack(_ target: GLTarget) { giveBack(target.surface) }
 
     private func cleared(_ surface: GLSurface, _ rect: PixelRect, _ color: SIMD4<Float>) -> GLTarget {
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), surface.framebuffer)
+        // Binding a framebuffer is where a tiling or software driver runs the work queued for the
+        // one bound before: driver time.
+        pool.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), surface.framebuffer) }
         glClearColor(color.x, color.y, color.z, color.w)
         glEnable(glEnum(GL_SCISSOR_TEST))
         glScissor(0, 0, GLsizei(max(1, rect.width)), GLsizei(max(1, rect.height)))
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        pool.counters.driver { glClear(GLbitfield(GL_COLOR_BUFFER_BIT)) }
         return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: rect))
     }
 

@@ -6,9 +6,10 @@
 // pass is one draw or one dispatch (every draw call and every dispatch
 // today is its own pass). Host time is the frame's wall-clock time on the
 // rendering thread up to the readback, minus the time spent inside the
-// counted driver calls: the renderer's own work (planning waits, clip
-// masks, uniform setup), the driver excluded as far as these calls can show
-// it.
+// counted driver calls (uploads, draws, dispatches, barriers, framebuffer
+// binds and clears: where a driver may run queued work): the renderer's own
+// work (planning waits, clip masks, uniform setup), the driver excluded as
+// far as these calls can show it.
 import CEGL
 import Foundation
 

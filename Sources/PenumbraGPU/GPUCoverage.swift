@@ -169,31 +169,39 @@ final class GPUCoverage {
 /// 16384 pixels in 24.8), x's bit 23 marking a chain's first point.
 struct EdgeChains {
     /// The packed points.
-    private(set) var words: [UInt32] = []
+    let words: [UInt32]
     /// How many points there are.
-    private(set) var points = 0
+    let points: Int
     private static let chainStart: UInt32 = 1 << 23
 
     init(_ edges: CoverageEdges) {
         let values = edges.values
-        words.reserveCapacity(values.count)
-        var last: (Int32, Int32)?
-        var pending: (UInt32, UInt32)?
-        func append(_ x: UInt32, _ y: UInt32) {
-            if let (px, py) = pending {
-                words += [px | (py << 24), (py >> 8) | (x << 16), (x >> 16) | (y << 8)]
-                pending = nil
-            } else {
-                pending = (x, y)
+        // At most two points per edge, three words per two points.
+        var words = [UInt32](repeating: 0, count: 3 * values.count / 4 + 3)
+        var count = 0
+        words.withUnsafeMutableBufferPointer { out in
+            @inline(__always) func append(_ x: UInt32, _ y: UInt32) {
+                let w = 3 * (count >> 1)
+                if count & 1 == 0 {
+                    out[w] = x | (y << 24)
+                    out[w + 1] = y >> 8
+                } else {
+                    out[w + 1] |= x << 16
+                    out[w + 2] = (x >> 16) | (y << 8)
+                }
+                count += 1
             }
-            points += 1
+            var lastX: Int32 = -1, lastY: Int32 = -1
+            values.withUnsafeBufferPointer { v in
+                for e in stride(from: 0, to: v.count, by: 4) {
+                    if v[e] != lastX || v[e + 1] != lastY { append(UInt32(v[e]) | EdgeChains.chainStart, UInt32(v[e + 1])) }
+                    append(UInt32(v[e + 2]), UInt32(v[e + 3]))
+                    lastX = v[e + 2]; lastY = v[e + 3]
+                }
+            }
         }
-        for e in stride(from: 0, to: values.count, by: 4) {
-            let (x0, y0, x1, y1) = (values[e], values[e + 1], values[e + 2], values[e + 3])
-            if last == nil || last! != (x0, y0) { append(UInt32(x0) | EdgeChains.chainStart, UInt32(y0)) }
-            append(UInt32(x1), UInt32(y1))
-            last = (x1, y1)
-        }
-        if let (px, py) = pending { words += [px | (py << 24), py >> 8, 0] }
+        words.removeLast(words.count - 3 * ((count + 1) >> 1))
+        self.words = words
+        points = count
     }
 }

@@ -203,7 +203,7 @@ final class GPUFilterEvaluator {
     private func pass(program: GLProgram, kind: GLSurface.Kind, over rect: PixelRect, inputs: [GPUFilterImage],
                       _ setup: (inout FilterBlock) -> Void) throws -> GPUFilterImage {
         let surface = try lease.acquire(kind, width: rect.width, height: rect.height, "a filter image")
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), surface.framebuffer)
+        counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), surface.framebuffer) }
         glUseProgram(program.name)
         var block = FilterBlock()
         block.origin = SIMD4(Int32(rect.x), Int32(rect.y), 0, 0)

@@ -41,7 +41,7 @@ extension GPUFrame {
         // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
         let caster = try plan.casterCoverage.map { try lease.mask($0) } ?? plan.casterEdges.map(coverageMask)
         let program = try programs.caster(paint: paint.kind)
-        glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer)
+        shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer) }
         glUseProgram(program.name)
         shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, 0),
                                           planeRect: SIMD4(Int32(plane.x), Int32(plane.y), Int32(plane.width), Int32(plane.height)),
@@ -60,7 +60,7 @@ extension GPUFrame {
                           (programs.blurY, middle, alpha, casterTiles?.dilated(dx: r, dy: r))]
             for (blur, input, output, tiles) in passes {
                 glUseProgram(blur.name)
-                glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer)
+                shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), output.framebuffer) }
                 glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.input.rawValue))
                 glBindTexture(glEnum(GL_TEXTURE_2D), input.texture.name)
                 shade(tiles)
