@@ -20,6 +20,7 @@ public enum ShaderSources {
         "accumulate.comp.glsl": text(PackageResources.accumulate_comp_glsl),
         "resolve.comp.glsl": text(PackageResources.resolve_comp_glsl),
         "coveragecells.glsl": text(PackageResources.coveragecells_glsl),
+        "tilelist.glsl": text(PackageResources.tilelist_glsl),
         "colorfilter.glsl": text(PackageResources.colorfilter_glsl),
         "filterblock.glsl": text(PackageResources.filterblock_glsl),
         "blurweights.glsl": text(PackageResources.blurweights_glsl),

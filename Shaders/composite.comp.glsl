@@ -1,6 +1,8 @@
 // composite: one op (or a shadow) over a rectangle of the current target
 // (its region, or one rectangle of a sparse mask's occupied tiles), one
-// invocation per pixel, in place: the target is bound to two image units,
+// invocation per pixel; or, with GPU coverage's tile list, over the listed
+// 16 x 16 tiles of the region only, one work group per tile (an indirect
+// dispatch: the list's header holds the count). In place: the target is bound to two image units,
 // read through one and written through the other (RGBA8 images are read-only
 // or write-only in GLSL ES 3.20, and an image variable without `restrict`
 // may alias another, so the invocation's load is ordered before its store).
@@ -14,13 +16,19 @@
 //! include paint.glsl
 //! include blend.glsl
 //! include compositepixel.glsl
+//! include tilelist.glsl
 
-layout(local_size_x = 8, local_size_y = 8) in;
+layout(local_size_x = 16, local_size_y = 16) in;
 layout(rgba8, binding = IMAGE_TARGET) readonly uniform highp image2D uTarget;
 layout(rgba8, binding = IMAGE_TARGET_OUT) writeonly uniform highp image2D uTargetOut;
 
 void main() {
     ivec2 offset = ivec2(gl_GlobalInvocationID.xy);
+    int tilesPerRow = uCompositePacking.y;
+    if (tilesPerRow > 0) {
+        int tile = int(tiles[gl_WorkGroupID.x]);
+        offset = ivec2(tile % tilesPerRow, tile / tilesPerRow) * 16 + ivec2(gl_LocalInvocationID.xy);
+    }
     if (offset.x >= uCompositePacking.z || offset.y >= uCompositePacking.w) return;
     ivec2 local = uOrigins.zw + offset;
     ivec4 destination = ivec4(unormBytes(imageLoad(uTarget, local)));

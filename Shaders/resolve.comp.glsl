@@ -10,6 +10,13 @@
 // is stored in an R32UI image on the region's grid, which the composite and
 // caster passes read as a mask; every cell read is cleared, so the cells
 // are zero again for the next op.
+//
+// With a tile list asked for, the row also lists the 16 x 16 tiles of the
+// region (grid at its top-left pixel) where its coverage is not 0: the first
+// invocation to swap the op's stamp into a tile's flag appends the tile to
+// the list and counts it in the list's header, which the composite then
+// takes as its indirect dispatch (one work group per listed tile). Stamps
+// differ per op, so the flags never need clearing.
 //! include header.glsl
 //! include coveragecells.glsl
 
@@ -18,6 +25,7 @@ layout(local_size_x = RESOLVE_GROUP) in;
 layout(r32ui, binding = IMAGE_COVERAGE) writeonly uniform highp uimage2D uCoverageOut;
 
 shared int runTotals[RESOLVE_GROUP];
+//! include tilelist.glsl
 
 const uint FULL_AREA = 1u << 17;
 
@@ -52,13 +60,24 @@ void main() {
         barrier();
     }
     int sum = runTotals[lane] - total;   // the sum of every cell before this run
+    int tilesPerRow = uCoverageRule.y, lastTile = -1;
     for (int x = first; x < end; x++) {
         int cell = cells[base + x];
         if (cell != 0) {
             sum += cell;
             cells[base + x] = 0;
         }
-        imageStore(uCoverageOut, ivec2(x, row), uvec4(coverageOf(sum), 0u, 0u, 0u));
+        uint c = coverageOf(sum);
+        imageStore(uCoverageOut, ivec2(x, row), uvec4(c, 0u, 0u, 0u));
+        if (tilesPerRow > 0 && c != 0u) {
+            int tile = (row >> 4) * tilesPerRow + (x >> 4);
+            if (tile != lastTile) {
+                lastTile = tile;
+                if (atomicExchange(tileFlags[tile], uCoverageRule.z) != uCoverageRule.z) {
+                    tiles[atomicAdd(tileGroups[0], 1u)] = uint(tile);
+                }
+            }
+        }
     }
     if (lane == 0) {
         cells[base + width] = 0;

@@ -13,7 +13,8 @@ layout(std140, binding = BLOCK_COMPOSITE) uniform CompositeBlock {
     ivec4 uCoverageRect;
     ivec4 uClipRect;
     ivec4 uCompositeInfo;      // has coverage, has clip, context alpha (U8), blend mode (generic program)
-    ivec4 uCompositePacking;   // x: the coverage is a packed shadow plane (generic program); zw: the dispatch's size
+    ivec4 uCompositePacking;   // x: the coverage is a packed shadow plane (generic program); y: tiles per row of the
+                               // tile list (0: a dense dispatch); zw: the dispatch's size
 };
 uniform usampler2D uCoverage;
 uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)

@@ -64,6 +64,7 @@ final class GPUCounters {
     func barrier() {
         driver {
             glMemoryBarrier(GLbitfield(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT
+                                       | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT
                                        | GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT
                                        | GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT))
         }

@@ -29,7 +29,11 @@
 // prefix-sums it into U8 coverage
 // under the fill rule, stores it in an R32UI image on the region's grid and
 // clears the cells it read, so the buffer is zero again. The composite and
-// caster passes read that image as they read an uploaded mask. A region
+// caster passes read that image as they read an uploaded mask. For an op's
+// own coverage the resolve pass also lists the 16 x 16 tiles where it is
+// not 0 (tilelist.glsl), and the composite runs over those tiles only, as
+// an indirect dispatch: a thin ring's composite shades its ring, not its
+// bounding box, and the CPU never learns where the coverage lies. A region
 // taller than the cell buffer holds is done in bands of rows (each band
 // accumulates only its rows). Regions wider than 16384 pixels are beyond
 // the 32-bit products of accumulate.comp and are reported unsupported, as
@@ -52,6 +56,14 @@ final class GPUCoverage {
     private var edgeBuffer: GLuint = 0
     private var cellBuffer: GLuint = 0
     private var cellCapacity = 0
+    private var tileFlagBuffer: GLuint = 0
+    /// The occupied-tile list and its dispatch header (composite.comp's indirect dispatch).
+    private(set) var tileListBuffer: GLuint = 0
+    private var tileCapacity = 0
+    /// The stamp of the last op that listed tiles (tile flags hold stamps, never cleared).
+    private var tileStamp: Int32 = 0
+    /// The side of a listed tile, in pixels (tilelist.glsl, composite.comp's work group).
+    static let tileSize = 16
     /// The most edges one dispatch covers (64 per work group).
     let maxEdges: Int
     /// The most work groups along x of one dispatch (resolve.comp's rows).
@@ -68,17 +80,23 @@ final class GPUCoverage {
         maxGroups = Int(max(0, groups))
         maxEdges = maxGroups * 64
         cellLimit = min(GPUCoverage.maxCells, Int(max(0, blockBytes)) / 4)
-        var names: [GLuint] = [0, 0]
-        glGenBuffers(2, &names)
-        edgeBuffer = names[0]; cellBuffer = names[1]
+        var names: [GLuint] = [0, 0, 0, 0]
+        glGenBuffers(4, &names)
+        edgeBuffer = names[0]; cellBuffer = names[1]; tileFlagBuffer = names[2]; tileListBuffer = names[3]
+        // The composite program declares the tile buffers even when it dispatches densely: give
+        // them storage and bind them from the start.
+        startTileList(tiles: 1)
     }
 
     /// Deletes the buffers (the context must be current).
     func delete() {
-        var names = [edgeBuffer, cellBuffer]
-        glDeleteBuffers(2, &names)
-        cellCapacity = 0
+        var names = [edgeBuffer, cellBuffer, tileFlagBuffer, tileListBuffer]
+        glDeleteBuffers(4, &names)
+        cellCapacity = 0; tileCapacity = 0
     }
+
+    /// Tiles per row of the tile grid over `region`.
+    static func tilesPerRow(_ region: PixelRect) -> Int { (region.width + tileSize - 1) / tileSize }
 
     /// Throws `BackendUnavailable` when the edges are beyond what these passes can compute.
     func check(_ edges: CoverageEdges) throws {
@@ -94,8 +112,11 @@ final class GPUCoverage {
         }
     }
 
-    /// The coverage of `edges` as an R32UI mask over their region, from the lease.
-    func mask(_ edges: CoverageEdges, programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease) throws -> GLTexture {
+    /// The coverage of `edges` as an R32UI mask over their region, from the lease. With
+    /// `listingTiles`, `tileListBuffer` then lists the tiles where it is not 0, for the composite
+    /// that follows (before any other mask is made).
+    func mask(_ edges: CoverageEdges, programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease,
+              listingTiles: Bool = false) throws -> GLTexture {
         try check(edges)
         let region = edges.region
         let surface = try lease.acquire(.coverage, width: region.width, height: region.height, "a coverage mask")
@@ -105,6 +126,8 @@ final class GPUCoverage {
         reserveCells(stride * bandRows)
         glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.cells.rawValue), cellBuffer)
         let chains = EdgeChains(edges)
+        let tilesPerRow = listingTiles ? GPUCoverage.tilesPerRow(region) : 0
+        if listingTiles { startTileList(tiles: tilesPerRow * ((region.height + GPUCoverage.tileSize - 1) / GPUCoverage.tileSize)) }
         if edges.count > 0 {
             glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), edgeBuffer)
             chains.words.withUnsafeBytes { bytes in
@@ -123,7 +146,7 @@ final class GPUCoverage {
         while first < region.height {
             let rows = min(bandRows, region.height - first)
             uniforms.write(CoverageBlock(size: SIMD4(Int32(region.width), Int32(region.height), Int32(stride), Int32(chains.points)),
-                                         rule: SIMD4(edges.rule == .evenOdd ? 1 : 0, 0, 0, 0),
+                                         rule: SIMD4(edges.rule == .evenOdd ? 1 : 0, Int32(tilesPerRow), tileStamp, 0),
                                          band: SIMD4(Int32(first), Int32(rows), 0, 0)))
             if edges.count > 0 {
                 glUseProgram(accumulate.name)
@@ -144,6 +167,32 @@ final class GPUCoverage {
         counters.frame.dispatches += 1
         counters.frame.passes += 1
         counters.driver { glDispatchCompute(GLuint(groups), 1, 1) }
+    }
+
+    /// Readies the tile flags for `tiles` tiles and an empty list (header: no group yet), binds
+    /// both, and takes a new stamp (the flags are zeroed only when stamps wrap around).
+    private func startTileList(tiles: Int) {
+        if tiles > tileCapacity || tileStamp == Int32.max {
+            tileCapacity = max(tiles, tileCapacity * 2)
+            let zeros = [Int32](repeating: 0, count: tileCapacity)
+            glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileFlagBuffer)
+            zeros.withUnsafeBytes { bytes in
+                counters.upload(bytes.count) {
+                    glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_DYNAMIC_COPY))
+                }
+            }
+            glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileListBuffer)
+            glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), (3 + tileCapacity) * 4, nil, glEnum(GL_DYNAMIC_COPY))
+            tileStamp = 0
+        }
+        tileStamp += 1
+        let header: [UInt32] = [0, 1, 1]
+        glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileListBuffer)
+        header.withUnsafeBytes { bytes in
+            counters.upload(bytes.count) { glBufferSubData(glEnum(GL_SHADER_STORAGE_BUFFER), 0, bytes.count, bytes.baseAddress) }
+        }
+        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.tileFlags.rawValue), tileFlagBuffer)
+        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.tileList.rawValue), tileListBuffer)
     }
 
     /// Makes the cell buffer hold at least `cells` cells, all zero (grown storage is uploaded as

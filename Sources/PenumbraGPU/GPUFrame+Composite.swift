@@ -16,9 +16,11 @@ import PenumbraCore
 
 extension GPUFrame {
     /// `rects` (device grid, within the region): the only pixels where the coverage can be
-    /// non-zero (nil: anywhere in the region). `packedCoverage`: the coverage is a shadow
-    /// plane, four pixels to a texel.
+    /// non-zero (nil: anywhere in the region). `tileList`: the coverage is GPU coverage whose
+    /// occupied tiles were just listed (GPUCoverage), and only those are shaded.
+    /// `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
     func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
+                   tileList: Bool = false,
                    clip: GLTexture?, paint: GPUPaint, plan: PaintPlan, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         // Earlier passes' reads of the target (a fragment pass sampling it, the last composite's
@@ -38,13 +40,20 @@ extension GPUFrame {
         glBindImageTexture(GLuint(ImageUnit.target.rawValue), texture, 0, GLboolean(GL_FALSE), 0, glEnum(GL_READ_ONLY), glEnum(GL_RGBA8))
         glBindImageTexture(GLuint(ImageUnit.targetOut.rawValue), texture, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY),
                            glEnum(GL_RGBA8))
+        let side = GPUCoverage.tileSize
         for r in rects ?? [region] {
             block.origins.z = Int32(r.x - frame.x); block.origins.w = Int32(r.y - frame.y)
             block.packing.z = Int32(r.width); block.packing.w = Int32(r.height)
+            block.packing.y = tileList ? Int32(GPUCoverage.tilesPerRow(r)) : 0
             shared.uniforms.write(block)
             shared.counters.frame.dispatches += 1
             shared.counters.frame.passes += 1
-            shared.counters.driver { glDispatchCompute(GLuint((r.width + 7) / 8), GLuint((r.height + 7) / 8), 1) }
+            if tileList {
+                glBindBuffer(glEnum(GL_DISPATCH_INDIRECT_BUFFER), shared.coverage.tileListBuffer)
+                shared.counters.driver { glDispatchComputeIndirect(0) }
+            } else {
+                shared.counters.driver { glDispatchCompute(GLuint((r.width + side - 1) / side), GLuint((r.height + side - 1) / side), 1) }
+            }
         }
         shared.counters.barrier()
     }

@@ -88,15 +88,16 @@ final class GPUFrame {
         }
         guard let plan = draw.op else { return }
         precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
-        let coverage = try plan.edges.map(coverageMask)
-        try composite(region: plan.region, coverage: coverage, clip: clip?.texture,
+        let coverage = try plan.edges.map { try coverageMask($0, listingTiles: true) }
+        try composite(region: plan.region, coverage: coverage, tileList: coverage != nil, clip: clip?.texture,
                       paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
         if let coverage { lease.giveBack(texture: coverage.name) }
     }
 
-    /// The coverage of a shape's edges, computed on the GPU (GPUCoverage), as a mask texture.
-    func coverageMask(_ edges: CoverageEdges) throws -> GLTexture {
-        try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease)
+    /// The coverage of a shape's edges, computed on the GPU (GPUCoverage), as a mask texture;
+    /// `listingTiles`: with its occupied tiles listed for the composite that follows.
+    func coverageMask(_ edges: CoverageEdges, listingTiles: Bool = false) throws -> GLTexture {
+        try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: listingTiles)
     }
 
     /// The paint's textures: an image's (cached per content) and its atlas's, a gradient's ramp

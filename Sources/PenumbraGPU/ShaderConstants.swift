@@ -39,6 +39,10 @@ enum StorageBinding: Int, CaseIterable {
     case edges = 0
     /// The coverage cells both coverage programs share (GPUCoverage).
     case cells
+    /// Per tile of a coverage region, the stamp of the op that last listed it (tilelist.glsl).
+    case tileFlags
+    /// The occupied tiles resolve.comp lists for composite.comp, and its dispatch header.
+    case tileList
 }
 
 /// The image units (`IMAGE_<NAME>` in GLSL).

@@ -100,7 +100,8 @@ struct CompositeBlock: UniformBlockMirror {
     var clipRect = SIMD4<Int32>.zero
     /// x: has coverage, y: has clip, z: context alpha (U8), w: blend mode (generic program).
     var info = SIMD4<Int32>.zero
-    /// x: the coverage is a packed shadow plane (generic program); zw: the dispatch's width and height.
+    /// x: the coverage is a packed shadow plane (generic program); y: tiles per row of GPU
+    /// coverage's tile list (0: a dense dispatch); zw: the dispatch's width and height.
     var packing = SIMD4<Int32>.zero
 
     static let block = UniformBlock.composite
@@ -179,7 +180,7 @@ struct FilterBlock: UniformBlockMirror {
 struct CoverageBlock: UniformBlockMirror {
     /// The region's width and height, the cells' row stride, the edge count.
     var size = SIMD4<Int32>.zero
-    /// x: 1 for the even-odd rule.
+    /// x: 1 for the even-odd rule; y: tiles per row of the tile list (0: none); z: the op's stamp.
     var rule = SIMD4<Int32>.zero
     /// The band of rows of this pass: its first row and row count.
     var band = SIMD4<Int32>.zero
