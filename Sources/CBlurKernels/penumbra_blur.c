@@ -57,9 +57,18 @@ static inline AVX2 __m256i broadcast_pair(const int16_t *w) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)w));
 }
 
-// h16 - 2^15 of the 16 lanes at `middle` (the padded row's lane x).
-static inline AVX2 __m256i horizontal_block(const uint16_t *middle, ptrdiff_t channels, ptrdiff_t pair_count,
-                                           __m256i centre_weights, const int16_t *pairs) {
+// The rounding and bias of one 16-lane block's sums (lanes 0-3 | 8-11 and 4-7 | 12-15): h16 - 2^15.
+static inline AVX2 __m256i horizontal_finish(__m256i s_lo, __m256i s_hi) {
+    const __m256i half = _mm256_set1_epi32(128);
+    s_lo = _mm256_srli_epi32(_mm256_add_epi32(s_lo, half), 8);
+    s_hi = _mm256_srli_epi32(_mm256_add_epi32(s_hi, half), 8);
+    // Both in [0, 65280]: the unsigned saturating pack is exact, and restores lane order.
+    return _mm256_xor_si256(_mm256_packus_epi32(s_lo, s_hi), _mm256_set1_epi16((short)0x8000));
+}
+
+// h16 - 2^15 of the 16 lanes at `middle` (the padded row's lane x) into `output`.
+static inline AVX2 void horizontal_block(const uint16_t *middle, ptrdiff_t channels, ptrdiff_t pair_count,
+                                         __m256i centre_weights, const int16_t *pairs, uint16_t *output) {
     // The centre tap as a pair of itself, its weight split in two halves below 2^15.
     __m256i c = load256(middle);
     __m256i s_lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(c, c), centre_weights);  // lanes 0-3 | 8-11
@@ -76,11 +85,35 @@ static inline AVX2 __m256i horizontal_block(const uint16_t *middle, ptrdiff_t ch
         s_hi = _mm256_add_epi32(s_hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
         near_left -= step; near_right += step; far_left -= step; far_right += step;
     }
-    const __m256i half = _mm256_set1_epi32(128);
-    s_lo = _mm256_srli_epi32(_mm256_add_epi32(s_lo, half), 8);
-    s_hi = _mm256_srli_epi32(_mm256_add_epi32(s_hi, half), 8);
-    // Both in [0, 65280]: the unsigned saturating pack is exact, and restores lane order.
-    return _mm256_xor_si256(_mm256_packus_epi32(s_lo, s_hi), _mm256_set1_epi16((short)0x8000));
+    _mm256_storeu_si256((__m256i *)output, horizontal_finish(s_lo, s_hi));
+}
+
+// horizontal_block on two adjacent blocks (32 lanes) in one loop: the weights and the pointer
+// steps are shared, and the four sums are independent.
+static inline AVX2 void horizontal_block_pair(const uint16_t *middle, ptrdiff_t channels, ptrdiff_t pair_count,
+                                              __m256i centre_weights, const int16_t *pairs, uint16_t *output) {
+    __m256i c0 = load256(middle), c1 = load256(middle + 16);
+    __m256i s0 = _mm256_madd_epi16(_mm256_unpacklo_epi16(c0, c0), centre_weights);
+    __m256i s1 = _mm256_madd_epi16(_mm256_unpackhi_epi16(c0, c0), centre_weights);
+    __m256i s2 = _mm256_madd_epi16(_mm256_unpacklo_epi16(c1, c1), centre_weights);
+    __m256i s3 = _mm256_madd_epi16(_mm256_unpackhi_epi16(c1, c1), centre_weights);
+    const uint16_t *near_left = middle - channels, *near_right = middle + channels;
+    const uint16_t *far_left = middle - 2 * channels, *far_right = middle + 2 * channels;
+    const ptrdiff_t step = 2 * channels;
+    for (ptrdiff_t i = 0; i < pair_count; i++) {
+        __m256i a0 = _mm256_add_epi16(load256(near_left), load256(near_right));
+        __m256i b0 = _mm256_add_epi16(load256(far_left), load256(far_right));
+        __m256i a1 = _mm256_add_epi16(load256(near_left + 16), load256(near_right + 16));
+        __m256i b1 = _mm256_add_epi16(load256(far_left + 16), load256(far_right + 16));
+        __m256i w = broadcast_pair(pairs + 8 * i);
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_unpacklo_epi16(a0, b0), w));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_unpackhi_epi16(a0, b0), w));
+        s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_unpacklo_epi16(a1, b1), w));
+        s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(_mm256_unpackhi_epi16(a1, b1), w));
+        near_left -= step; near_right += step; far_left -= step; far_right += step;
+    }
+    _mm256_storeu_si256((__m256i *)output, horizontal_finish(s0, s1));
+    _mm256_storeu_si256((__m256i *)(output + 16), horizontal_finish(s2, s3));
 }
 
 AVX2 void penumbra_blur_horizontal_avx2(const uint8_t *row, uint16_t *output, uint16_t *padded, ptrdiff_t lanes,
@@ -93,13 +126,8 @@ AVX2 void penumbra_blur_horizontal_avx2(const uint8_t *row, uint16_t *output, ui
     for (; x < lanes; x++) centre[x] = row[x];
     const ptrdiff_t blocked = (lanes + 15) & ~(ptrdiff_t)15, pair_count = (radius + 1) / 2;
     const __m256i wc = broadcast_pair(centre_pair);
-    for (x = 0; x + 32 <= blocked; x += 32) {
-        __m256i h0 = horizontal_block(centre + x, channels, pair_count, wc, pairs);
-        __m256i h1 = horizontal_block(centre + x + 16, channels, pair_count, wc, pairs);
-        _mm256_storeu_si256((__m256i *)(output + x), h0);
-        _mm256_storeu_si256((__m256i *)(output + x + 16), h1);
-    }
-    if (x < blocked) _mm256_storeu_si256((__m256i *)(output + x), horizontal_block(centre + x, channels, pair_count, wc, pairs));
+    for (x = 0; x + 32 <= blocked; x += 32) horizontal_block_pair(centre + x, channels, pair_count, wc, pairs, output + x);
+    if (x < blocked) horizontal_block(centre + x, channels, pair_count, wc, pairs, output + x);
 }
 
 // (v - 2^31 + 2^31 + 2^23) >> 24 of 8 lanes: bytes in [0, 255], in 32-bit lanes.
