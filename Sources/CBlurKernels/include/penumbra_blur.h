@@ -31,5 +31,14 @@ void penumbra_blur_vertical_avx2(const int16_t *_Nonnull const *_Nonnull rows,
                                  const int16_t *_Nonnull weights, ptrdiff_t count,
                                  uint8_t *_Nonnull output, ptrdiff_t lanes);
 
+/// Two output rows at once, each as penumbra_blur_vertical_avx2 (`rows_even` / `weights_even`
+/// into `out_even`, `rows_odd` / `weights_odd` into `out_odd`), where the first `shared` entries
+/// of both name the same pair rows (`rows_even[e] == rows_odd[e]`), so each is loaded once.
+void penumbra_blur_vertical2_avx2(const int16_t *_Nonnull const *_Nonnull rows_even,
+                                  const int16_t *_Nonnull const *_Nonnull rows_odd,
+                                  const int16_t *_Nonnull weights_even, const int16_t *_Nonnull weights_odd,
+                                  ptrdiff_t shared, ptrdiff_t count, uint8_t *_Nonnull out_even,
+                                  uint8_t *_Nonnull out_odd, ptrdiff_t lanes);
+
 #endif
 #endif

@@ -32,7 +32,9 @@
 // row functions run 128 bits at a time. Where the CPU has AVX2 (checked once
 // per process, ``RGBABlurRowCode/fastest``) the two row functions run instead
 // in CBlurKernels (penumbra_blur.c): the same multiply-adds of the same
-// factors, 16 lanes per instruction, so the same bytes. The Swift functions
+// factors, 16 lanes per instruction, so the same bytes; and it computes two
+// output rows per sweep over the ring (rows 2j and 2j + 1 of a band read the
+// same pair rows), which halves the vertical pass's reads. The Swift functions
 // stay the path of every other CPU; tests run both (the `rowCode` parameter)
 // and compare them byte for byte.
 //
@@ -225,7 +227,9 @@ struct RGBABlurPasses {
         padded.initialize(repeating: 0, count: paddedCount)
         let pair = UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * blockedLanes)
         defer { pair.deallocate() }
-        let pairRows = UnsafeMutablePointer<UnsafePointer<Int16>>.allocate(capacity: vertical.count)
+        // The pair rows of the output row's entries, for each parity (`count` apart).
+        let count = vertical.count
+        let pairRows = UnsafeMutablePointer<UnsafePointer<Int16>>.allocate(capacity: 2 * count)
         defer { pairRows.deallocate() }
 
         func slot(_ q: Int) -> UnsafeMutablePointer<Int16> { ring + (q % capacity) * stride }
@@ -244,13 +248,35 @@ struct RGBABlurPasses {
                 filled += 1
             }
         }
-        for y in rows {
+        var y = rows.lowerBound
+        while y < rows.upperBound {
             let k = y - rows.lowerBound  // output row y's first tap is horizontal row k
             fill(through: (k >> 1) + radius)
+            // With k even, rows y and y + 1 read the same pair rows (entries 0...r; only a split
+            // centre's extra entry can differ): the AVX2 code computes both in one sweep. Writing
+            // row y + 1 now is safe, as its input row was read into the ring for row y.
+            let both = rowCode == .avx2 && k & 1 == 0 && y + 1 < rows.upperBound
+            let parities = both ? 0...1 : (k & 1)...(k & 1)
+            for parity in parities {
+                for e in 0..<count { pairRows[parity * count + e] = UnsafePointer(slot((k >> 1) + vertical.offsets[parity][e])) }
+            }
+            #if arch(x86_64)
+            if both {
+                penumbra_blur_vertical2_avx2(pairRows, pairRows + count, int16s(vertical.weights[0]), int16s(vertical.weights[1]),
+                                             radius + 1, count, pixels + y * rowStride, pixels + (y + 1) * rowStride, lanes)
+                y += 2
+                continue
+            }
+            #endif
             let parity = k & 1
-            for e in 0..<vertical.count { pairRows[e] = UnsafePointer(slot((k >> 1) + vertical.offsets[parity][e])) }
-            verticalRow(from: pairRows, weights: vertical.weights[parity], into: pixels + y * rowStride)
+            verticalRow(from: pairRows + parity * count, weights: vertical.weights[parity], into: pixels + y * rowStride)
+            y += 1
         }
+    }
+
+    /// Weight pairs as the C functions take them.
+    private func int16s(_ pairs: UnsafePointer<SIMD8<Int16>>) -> UnsafePointer<Int16> {
+        UnsafeRawPointer(pairs).assumingMemoryBound(to: Int16.self)
     }
 
     /// h16 of a zero sample, as stored (h16 - 2^15, two's complement): ``bias``.
@@ -318,7 +344,7 @@ struct RGBABlurPasses {
         let count = vertical.count
         #if arch(x86_64)
         if rowCode == .avx2 {
-            penumbra_blur_vertical_avx2(rows, UnsafeRawPointer(weights).assumingMemoryBound(to: Int16.self), count, output, lanes)
+            penumbra_blur_vertical_avx2(rows, int16s(weights), count, output, lanes)
             return
         }
         #endif
