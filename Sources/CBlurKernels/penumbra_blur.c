@@ -146,9 +146,9 @@ static inline AVX2 __m128i vertical_bytes(__m256i a, __m256i b) {
     return _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
 }
 
-AVX2 void penumbra_blur_vertical_avx2(const int16_t *const *rows, const int16_t *weights, ptrdiff_t count,
-                                      uint8_t *output, ptrdiff_t lanes) {
-    ptrdiff_t x = 0;
+// One output row's lanes from `x` on (penumbra_blur_vertical_avx2 from 0).
+static inline AVX2 void vertical_row_from(const int16_t *const *rows, const int16_t *weights, ptrdiff_t count,
+                                          uint8_t *output, ptrdiff_t x, ptrdiff_t lanes) {
     // Two blocks (32 lanes, 64 pair values) a step while they lie within the row.
     for (; x + 32 <= lanes; x += 32) {
         __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
@@ -180,6 +180,11 @@ AVX2 void penumbra_blur_vertical_avx2(const int16_t *const *rows, const int16_t 
             memcpy(output + x, tail, (size_t)(lanes - x));
         }
     }
+}
+
+AVX2 void penumbra_blur_vertical_avx2(const int16_t *const *rows, const int16_t *weights, ptrdiff_t count,
+                                      uint8_t *output, ptrdiff_t lanes) {
+    vertical_row_from(rows, weights, count, output, 0, lanes);
 }
 
 // Two output rows at once: rows y and y + 1 with y's first tap on an even horizontal row read
@@ -223,12 +228,10 @@ AVX2 void penumbra_blur_vertical2_avx2(const int16_t *const *rows_even, const in
         _mm_storeu_si128((__m128i *)(out_odd + x), vertical_bytes(o0, o1));
         _mm_storeu_si128((__m128i *)(out_odd + x + 16), vertical_bytes(o2, o3));
     }
+    // The last 1 to 31 lanes: each row on its own (blocks of 16, the last one partial).
     if (x < lanes) {
-        // The last 1 to 31 lanes: each row on its own (blocks of 16, the last one partial).
-        const int16_t *tail_even[count], *tail_odd[count];
-        for (ptrdiff_t e = 0; e < count; e++) { tail_even[e] = rows_even[e] + 2 * x; tail_odd[e] = rows_odd[e] + 2 * x; }
-        penumbra_blur_vertical_avx2(tail_even, weights_even, count, out_even + x, lanes - x);
-        penumbra_blur_vertical_avx2(tail_odd, weights_odd, count, out_odd + x, lanes - x);
+        vertical_row_from(rows_even, weights_even, count, out_even, x, lanes);
+        vertical_row_from(rows_odd, weights_odd, count, out_odd, x, lanes);
     }
 }
 
