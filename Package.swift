@@ -50,9 +50,11 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"], path: "Sources/CJPEGShim"),
         // glibc's heap accounting for the server's metrics (<malloc.h> is not in Swift's Glibc module).
         .target(name: "CMallocStats", path: "Sources/CMallocStats"),
+        // The RGBA blur's row functions in AVX2, called only where the CPU runs them (RGBABlur.swift).
+        .target(name: "CBlurKernels", path: "Sources/CBlurKernels"),
 
         // MARK: Swift
-        .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
+        .target(name: "PenumbraCore", dependencies: ["CPNG", "CBlurKernels"], path: "Sources/PenumbraCore"),
         .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
                 path: "Sources/PenumbraIO"),
         .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),

@@ -5,6 +5,7 @@
 // wider than the image) and the thread count; and the filter graph's
 // gaussianBlur must give those bytes.
 
+import Foundation
 import PenumbraCore
 import PenumbraCPU
 import PenumbraTestSupport
@@ -50,6 +51,70 @@ final class RGBABlurTests: XCTestCase {
                     XCTAssertEqual(blurred, expected, "\(width)x\(height), sigma \(sigma), threads \(threads.map(String.init) ?? "auto")")
                 }
             }
+        }
+    }
+
+    /// Both row codes (the Swift functions and, where the CPU has AVX2, CBlurKernels' 256-bit
+    /// ones) give the reference's bytes, four channels and one, on widths that are not multiples
+    /// of the vector width, every sigma class, 1 to 5 threads.
+    func testEveryRowCodeEqualsTheReference() throws {
+        var random = SplitMix64(seed: 31)
+        let sizes = [(1, 1), (3, 2), (5, 9), (17, 11), (31, 40), (33, 7), (67, 13), (129, 6), (250, 23), (2, 70)]
+        let sigmas = [0.05, 0.1, 0.3, 0.5, 0.8, 1, 1.7, 2.5, 4, 7.3, 10, 17, 40]
+        let codes = RGBABlurRowCode.allCases.filter(\.isSupported)
+        for (width, height) in sizes {
+            let pixels = randomPixels(width: width, height: height, &random)
+            let plane = Array(pixels.prefix(width * height))
+            for sigma in sigmas {
+                let kernel = GaussianKernel(sigma: sigma)
+                let expected = perChannel(pixels, width: width, height: height) {
+                    kernel.blurReference(&$0, width: width, height: height)
+                }
+                var expectedPlane = plane
+                kernel.blurReference(&expectedPlane, width: width, height: height)
+                for code in codes {
+                    for threads in 1...5 {
+                        let label = "\(code), \(width)x\(height), sigma \(sigma), \(threads) threads"
+                        var blurred = pixels
+                        kernel.blurRGBA(&blurred, width: width, height: height, threads: threads, rowCode: code)
+                        XCTAssertEqual(blurred, expected, label)
+                        var blurredPlane = plane
+                        blurredPlane.withUnsafeMutableBufferPointer {
+                            kernel.blurInterleaved($0.baseAddress!, rowStride: width, width: width, height: height,
+                                                   channels: 1, threads: threads, rowCode: code)
+                        }
+                        XCTAssertEqual(blurredPlane, expectedPlane, "one channel, " + label)
+                    }
+                }
+            }
+        }
+        try XCTSkipUnless(RGBABlurRowCode.avx2.isSupported, "no AVX2 here: only the Swift rows were compared")
+    }
+
+    /// The two row codes on larger random images split into bands: the same bytes.
+    func testAVX2RowsEqualTheSwiftRowsOnLargeImages() throws {
+        try XCTSkipUnless(RGBABlurRowCode.avx2.isSupported, "this CPU has no AVX2")
+        XCTAssertEqual(RGBABlurRowCode.fastest, ProcessInfo.processInfo.environment["PENUMBRA_RGBA_BLUR"] == "portable" ? .portable : .avx2)
+        var random = SplitMix64(seed: 37)
+        for (width, height, sigma) in [(1024, 64, 10.0), (333, 257, 3.3), (97, 500, 40.0), (513, 129, 0.7)] {
+            let pixels = randomPixels(width: width, height: height, &random)
+            let kernel = GaussianKernel(sigma: sigma)
+            for threads in [1, 2, 3] {
+                var swift = pixels, avx2 = pixels
+                kernel.blurRGBA(&swift, width: width, height: height, threads: threads, rowCode: .portable)
+                kernel.blurRGBA(&avx2, width: width, height: height, threads: threads, rowCode: .avx2)
+                XCTAssertEqual(avx2, swift, "\(width)x\(height), sigma \(sigma), \(threads) threads")
+                XCTAssertNotEqual(avx2, pixels)
+            }
+        }
+        // Saturated and empty images: the largest and smallest sums.
+        for value: UInt8 in [255, 0] {
+            let pixels = [UInt8](repeating: value, count: 70 * 45 * 4)
+            let kernel = GaussianKernel(sigma: 6)
+            var swift = pixels, avx2 = pixels
+            kernel.blurRGBA(&swift, width: 70, height: 45, threads: 1, rowCode: .portable)
+            kernel.blurRGBA(&avx2, width: 70, height: 45, threads: 1, rowCode: .avx2)
+            XCTAssertEqual(avx2, swift, "every byte \(value)")
         }
     }
 

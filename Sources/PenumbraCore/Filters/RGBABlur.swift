@@ -28,6 +28,16 @@
 // A kernel whose off-centre weights all round to 0 is the identity and
 // returns early.
 //
+// 256-bit vectors. The package is compiled for baseline x86-64, so the Swift
+// row functions run 128 bits at a time. Where the CPU has AVX2 (checked once
+// per process, ``RGBABlurRowCode/fastest``) the two row functions run instead
+// in CBlurKernels (penumbra_blur.c): the same multiply-adds of the same
+// factors, 16 lanes per instruction, so the same bytes; and it computes two
+// output rows per sweep over the ring (rows 2j and 2j + 1 of a band read the
+// same pair rows), which halves the vertical pass's reads. The Swift functions
+// stay the path of every other CPU; tests run both (the `rowCode` parameter)
+// and compare them byte for byte.
+//
 // Memory: per thread, a ring of r + 2 pair rows (for sigma 10 and 1024 RGBA
 // pixels, 32 x 16 KiB: within L2), each output row computed as soon as its
 // rows are in the ring, so the intermediate image never exists whole. A
@@ -39,9 +49,49 @@
 // only an output row's last partial block is stored byte by byte.
 
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
+import CBlurKernels
 #endif
+
+/// Which code runs the RGBA blur's two row functions. The bytes are the same either way.
+package enum RGBABlurRowCode: Sendable, CaseIterable {
+    /// The Swift row functions (128-bit vectors: SSE2 on x86-64), on every CPU.
+    case portable
+    /// CBlurKernels' 256-bit row functions, where ``isSupported`` (x86-64 with AVX2).
+    case avx2
+
+    /// Whether this CPU runs the code.
+    package var isSupported: Bool {
+        switch self {
+        case .portable: true
+        case .avx2: RGBABlurRowCode.cpuHasAVX2
+        }
+    }
+
+    /// The fastest code this CPU runs, decided once per process. The environment variable
+    /// `PENUMBRA_RGBA_BLUR=portable` picks the Swift functions instead (to time both paths in
+    /// one binary).
+    package static let fastest: RGBABlurRowCode = {
+        if let choice = getenv("PENUMBRA_RGBA_BLUR"), String(cString: choice) == "portable" { return .portable }
+        return cpuHasAVX2 ? .avx2 : .portable
+    }()
+
+    private static let cpuHasAVX2: Bool = {
+        #if arch(x86_64)
+        penumbra_blur_has_avx2() != 0
+        #else
+        false
+        #endif
+    }()
+}
 
 extension GaussianKernel {
     /// True when the kernel changes no value: radius 0, or every off-centre weight rounded to 0
@@ -55,20 +105,28 @@ extension GaussianKernel {
     ///   budget (`Parallelism.maxThreads`) for large images and 1 for small ones. The bytes do
     ///   not depend on it.
     public func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int? = nil) {
+        blurRGBA(&pixels, width: width, height: height, threads: threads, rowCode: .fastest)
+    }
+
+    /// ``blurRGBA(_:width:height:threads:)`` with the row functions of `rowCode` (which the CPU
+    /// must support): the tests' way to run each path.
+    package func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int?, rowCode: RGBABlurRowCode) {
         precondition(pixels.count == width * height * 4, "pixel count does not match the size")
         guard width > 0, height > 0 else { return }
         pixels.withUnsafeMutableBufferPointer { buffer in
             blurInterleaved(buffer.baseAddress!, rowStride: 4 * width, width: width, height: height,
-                            channels: 4, threads: threads)
+                            channels: 4, threads: threads, rowCode: rowCode)
         }
     }
 
     /// Blurs, in place, a window of `width` x `height` pixels of `channels` interleaved U8 values
     /// each, rows `rowStride` bytes apart from `image`: each channel as
     /// ``blurReference(_:width:height:)`` blurs a plane, values outside the window 0. The bytes do
-    /// not depend on `threads` (`nil`: the thread budget for large windows, else 1).
+    /// not depend on `threads` (`nil`: the thread budget for large windows, else 1) nor on
+    /// `rowCode` (which the CPU must support).
     package func blurInterleaved(_ image: UnsafeMutablePointer<UInt8>, rowStride: Int, width: Int, height: Int,
-                                 channels: Int, threads: Int? = nil) {
+                                 channels: Int, threads: Int? = nil, rowCode: RGBABlurRowCode = .fastest) {
+        precondition(rowCode.isSupported, "this CPU does not run the \(rowCode) row functions")
         guard !isIdentity, width > 0, height > 0 else { return }
         let lanes = channels * width
         let work = lanes * height * (2 * radius + 1)
@@ -84,7 +142,8 @@ extension GaussianKernel {
         horizontalPairs.withUnsafeBufferPointer { horizontalPairs in
             let passes = RGBABlurPasses(width: width, height: height, radius: radius, channels: channels,
                                         rowStride: rowStride, centrePair: SIMD8(half, rest, half, rest, half, rest, half, rest),
-                                        horizontalPairs: horizontalPairs.baseAddress!, vertical: vertical, pixels: image)
+                                        horizontalPairs: horizontalPairs.baseAddress!, vertical: vertical, pixels: image,
+                                        rowCode: rowCode)
             if bands == 1 { passes.run(rows: 0..<height) { UnsafePointer(image + $0 * rowStride) }; return }
             // A band reads the r input rows on each side of it, which its neighbours overwrite:
             // those rows (r on each side of every boundary) are copied first, and each band
@@ -135,6 +194,8 @@ struct RGBABlurPasses {
     let vertical: VerticalTaps
     /// The image: read by the horizontal pass, written by the vertical one.
     let pixels: UnsafeMutablePointer<UInt8>
+    /// Which code runs ``horizontalRow(_:into:padded:)`` and ``verticalRow(from:weights:into:)``.
+    let rowCode: RGBABlurRowCode
 
     /// Multiply-adds below which a second thread is not worth waking.
     static let parallelThreshold = 1 << 22
@@ -166,7 +227,9 @@ struct RGBABlurPasses {
         padded.initialize(repeating: 0, count: paddedCount)
         let pair = UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * blockedLanes)
         defer { pair.deallocate() }
-        let pairRows = UnsafeMutablePointer<UnsafePointer<Int16>>.allocate(capacity: vertical.count)
+        // The pair rows of the output row's entries, for each parity (`count` apart).
+        let count = vertical.count
+        let pairRows = UnsafeMutablePointer<UnsafePointer<Int16>>.allocate(capacity: 2 * count)
         defer { pairRows.deallocate() }
 
         func slot(_ q: Int) -> UnsafeMutablePointer<Int16> { ring + (q % capacity) * stride }
@@ -185,13 +248,35 @@ struct RGBABlurPasses {
                 filled += 1
             }
         }
-        for y in rows {
+        var y = rows.lowerBound
+        while y < rows.upperBound {
             let k = y - rows.lowerBound  // output row y's first tap is horizontal row k
             fill(through: (k >> 1) + radius)
+            // With k even, rows y and y + 1 read the same pair rows (entries 0...r; only a split
+            // centre's extra entry can differ): the AVX2 code computes both in one sweep. Writing
+            // row y + 1 now is safe, as its input row was read into the ring for row y.
+            let both = rowCode == .avx2 && k & 1 == 0 && y + 1 < rows.upperBound
+            let parities = both ? 0...1 : (k & 1)...(k & 1)
+            for parity in parities {
+                for e in 0..<count { pairRows[parity * count + e] = UnsafePointer(slot((k >> 1) + vertical.offsets[parity][e])) }
+            }
+            #if arch(x86_64)
+            if both {
+                penumbra_blur_vertical2_avx2(pairRows, pairRows + count, int16s(vertical.weights[0]), int16s(vertical.weights[1]),
+                                             radius + 1, count, pixels + y * rowStride, pixels + (y + 1) * rowStride, lanes)
+                y += 2
+                continue
+            }
+            #endif
             let parity = k & 1
-            for e in 0..<vertical.count { pairRows[e] = UnsafePointer(slot((k >> 1) + vertical.offsets[parity][e])) }
-            verticalRow(from: pairRows, weights: vertical.weights[parity], into: pixels + y * rowStride)
+            verticalRow(from: pairRows + parity * count, weights: vertical.weights[parity], into: pixels + y * rowStride)
+            y += 1
         }
+    }
+
+    /// Weight pairs as the C functions take them.
+    private func int16s(_ pairs: UnsafePointer<SIMD8<Int16>>) -> UnsafePointer<Int16> {
+        UnsafeRawPointer(pairs).assumingMemoryBound(to: Int16.self)
     }
 
     /// h16 of a zero sample, as stored (h16 - 2^15, two's complement): ``bias``.
@@ -201,6 +286,16 @@ struct RGBABlurPasses {
     /// `lanes` are unspecified), as UInt16 bit patterns of Int16.
     private func horizontalRow(_ row: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>,
                                padded: UnsafeMutablePointer<UInt16>) {
+        #if arch(x86_64)
+        if rowCode == .avx2 {
+            withUnsafePointer(to: centrePair) { centrePair in
+                penumbra_blur_horizontal_avx2(row, output, padded, lanes, channels, radius,
+                                              UnsafeRawPointer(centrePair).assumingMemoryBound(to: Int16.self),
+                                              UnsafeRawPointer(horizontalPairs).assumingMemoryBound(to: Int16.self))
+            }
+            return
+        }
+        #endif
         let centre = padded + channels * (radius + 1)
         var x = 0
         while x + 16 <= lanes {
@@ -247,6 +342,12 @@ struct RGBABlurPasses {
     private func verticalRow(from rows: UnsafePointer<UnsafePointer<Int16>>, weights: UnsafePointer<SIMD8<Int16>>,
                              into output: UnsafeMutablePointer<UInt8>) {
         let count = vertical.count
+        #if arch(x86_64)
+        if rowCode == .avx2 {
+            penumbra_blur_vertical_avx2(rows, int16s(weights), count, output, lanes)
+            return
+        }
+        #endif
         var x = 0
         while x < lanes {
             var s0 = SIMD4<Int32>(), s1 = SIMD4<Int32>(), s2 = SIMD4<Int32>(), s3 = SIMD4<Int32>()
