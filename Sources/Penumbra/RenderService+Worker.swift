@@ -48,6 +48,16 @@ extension RenderService {
     final class Worker {
         let gpu: Renderer?
         let cpu = CPURenderer()
+        /// The scene environments whose filters run on each renderer, made on first use.
+        private var environments: [Bool: SceneEnvironment] = [:]
+
+        /// The standard environment, its filters on the GPU renderer (`onGPU`) or the CPU one.
+        func environment(onGPU: Bool) -> SceneEnvironment {
+            if let environment = environments[onGPU] { return environment }
+            let environment = SceneEnvironment.standard(filteringWith: onGPU ? (gpu ?? cpu) : cpu)
+            environments[onGPU] = environment
+            return environment
+        }
 
         /// Makes the renderers on the calling thread (the worker's) and warms them with a small
         /// scene, so that the first request pays no set-up.
@@ -98,7 +108,9 @@ extension RenderService {
         let queueSeconds = seconds(started - entry.arrival)
         do {
             try entry.cancellation.check()
-            let list = try entry.job.prepare()
+            // Decoding filters the scene's filtered images on the renderer the job will use.
+            let rendersOnGPU = entry.job.preference != .cpu && worker.gpu != nil
+            let list = try entry.job.prepare(worker.environment(onGPU: rendersOnGPU))
             let prepared = clock.now
             var backend = Backend.cpu
             var fellBack = false

@@ -60,8 +60,10 @@ public final class RenderService: Sendable {
 
     /// One render: how to get the display list, which renderer, the deadline, how to encode.
     public struct Job: Sendable {
-        /// Makes the display list on the worker's thread (decoding a scene); its errors are the job's.
-        public var prepare: @Sendable () throws -> DisplayList
+        /// Makes the display list on the worker's thread (decoding a scene) in the environment it
+        /// is given: the standard one, its filters run on the renderer the job will render on
+        /// (`SceneEnvironment.standard(filteringWith:)`). Its errors are the job's.
+        public var prepare: @Sendable (SceneEnvironment) throws -> DisplayList
         /// The renderer to use.
         public var preference: Preference
         /// When the job must be done, counted from its arrival; nil: no deadline.
@@ -69,11 +71,20 @@ public final class RenderService: Sendable {
         /// Turns the pixels into the bytes to deliver (PNG, ...).
         public var encode: @Sendable (Bitmap) throws -> [UInt8]
 
-        /// A job; `encode` defaults to PNG.
+        /// A job whose display list needs no environment; `encode` defaults to PNG.
         public init(preference: Preference = .auto, deadline: ContinuousClock.Instant? = nil,
                     prepare: @escaping @Sendable () throws -> DisplayList,
                     encode: @escaping @Sendable (Bitmap) throws -> [UInt8] = { try PNGCodec.encode($0) }) {
-            self.prepare = prepare; self.preference = preference; self.deadline = deadline; self.encode = encode
+            self.init(preference: preference, deadline: deadline, decoding: { _ in try prepare() }, encode: encode)
+        }
+
+        /// A job that decodes its display list in the worker's environment (a scene whose filters
+        /// then run on the worker's own renderer, with no other context made); `encode` defaults
+        /// to PNG.
+        public init(preference: Preference = .auto, deadline: ContinuousClock.Instant? = nil,
+                    decoding: @escaping @Sendable (SceneEnvironment) throws -> DisplayList,
+                    encode: @escaping @Sendable (Bitmap) throws -> [UInt8] = { try PNGCodec.encode($0) }) {
+            self.prepare = decoding; self.preference = preference; self.deadline = deadline; self.encode = encode
         }
     }
 

@@ -65,7 +65,7 @@ struct RenderEndpoint: Sendable {
         let format = request.options.format, quality = request.options.quality
         let job = RenderService.Job(
             preference: preference, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds),
-            prepare: { [request] in try request.displayList(environment: .standard) },
+            decoding: { [request] environment in try request.displayList(environment: environment) },
             encode: { try format.encode($0, quality: quality) })
         let output: RenderService.Output
         do { output = try await service.render(job) } catch let failure as RenderService.Failure {

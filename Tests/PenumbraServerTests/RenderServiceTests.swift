@@ -1,6 +1,7 @@
 // RenderService as a Swift API: the GPU-to-CPU fallback, deadlines in the queue, shutdown.
 import Foundation
 import Penumbra
+import Synchronization
 import XCTest
 
 final class RenderServiceTests: XCTestCase {
@@ -26,6 +27,30 @@ final class RenderServiceTests: XCTestCase {
         let cpu = try await service.render(.init(preference: .cpu, prepare: Self.list(small)))
         XCTAssertEqual(cpu.backend, .cpu)
         XCTAssertEqual(cpu.bytes, gpu.bytes, "a solid canvas is the same on both renderers")
+    }
+
+    /// A job decoding its scene gets the environment of the renderer it will render on: a GPU
+    /// job's filtered images are made by the worker's GPU renderer (no other context), a CPU
+    /// job's by the CPU evaluator; the bytes are the same.
+    func testScenesAreDecodedWithTheirFiltersOnTheJobsRenderer() async throws {
+        let service = try RenderService(.init(backend: .gpu, workers: 1, queueLimit: 2))
+        defer { service.shutdown() }
+        let ready = await service.waitUntilReady()
+        XCTAssertTrue(ready)
+        let json = ##"{"format":"penumbra-scene","version":1,"size":[24,24],"images":{"ramp":{"generator":"linearGradient","start":[0,0],"end":[24,24],"stops":[[0,"#FF000080"],[1,"#0000FF"]],"extent":[0,0,24,24]},"soft":{"input":"ramp","filters":[{"filter":"sepiaTone","intensity":0.7},{"filter":"gaussianBlur","radius":2}]}},"ops":[{"op":"drawImage","image":"soft","rect":[0,0,24,24]}]}"##
+        let filteredOnGPU = Mutex<[Bool]>([])
+        func job(_ preference: RenderService.Preference) -> RenderService.Job {
+            .init(preference: preference, decoding: { environment in
+                filteredOnGPU.withLock { $0.append(environment.filterRenderer != nil) }
+                return try Scene.decode(Array(json.utf8), baseDirectory: "/nonexistent", environment: environment).displayList()
+            })
+        }
+        let gpu = try await service.render(job(.gpu))
+        let cpu = try await service.render(job(.cpu))
+        XCTAssertEqual(gpu.backend, .gpu)
+        XCTAssertEqual(cpu.backend, .cpu)
+        XCTAssertEqual(filteredOnGPU.withLock { $0 }, [true, false])
+        XCTAssertEqual(gpu.bytes, cpu.bytes)
     }
 
     func testDeadlineCountsTimeInTheQueue() async throws {
