@@ -1,5 +1,6 @@
-// accumulate: the coverage cells of one op's edges, one invocation per edge
-// (per point of the uploaded chains, below),
+// accumulate: the coverage cells of a batch of ops' edges, one invocation per
+// edge (per point of the uploaded chains, below; its op found by a binary
+// search over the ops' first points),
 // in the integer arithmetic of docs/ARITHMETIC.md ("Coverage") and of the
 // CPU's Accumulator (Rasterizer.swift), step for step: an edge in 24.8 fixed
 // point is cut at each row boundary (x there by an exact floor division),
@@ -44,10 +45,9 @@ void addCell(int index, int value) {
     if (value != 0) atomicAdd(cells[index], value);
 }
 
-// One row's piece from (xa, ya) down to (xb, yb), ya < yb in 0...256 (row-relative); `row`
-// counts from the band's first row.
-void addRowPiece(int row, int xa, int ya, int xb, int yb, int dir) {
-    int base = row * uCoverageSize.z;
+// One row's piece from (xa, ya) down to (xb, yb), ya < yb in 0...256 (row-relative), into
+// the row of cells from `base`.
+void addRowPiece(int base, int xa, int ya, int xb, int yb, int dir) {
     int height = yb - ya;
     if (xa == xb) {
         int cell = xa >> 8;
@@ -73,9 +73,10 @@ void addRowPiece(int row, int xa, int ya, int xb, int yb, int dir) {
 
 void main() {
     int index = int(gl_GlobalInvocationID.x);
-    if (index + 1 >= uCoverageSize.w) return;
+    if (index + 1 >= uCoverageInfo.y) return;
     ivec3 from = chainPoint(index), to = chainPoint(index + 1);
-    if (to.z != 0) return;
+    if (to.z != 0) return;   // every op's points start a chain, so no edge joins two ops
+    ivec4 op = ops[3 * findOp(0, 0, index)];
     ivec4 e = ivec4(from.xy, to.xy);
     if (e.y == e.w) return;
     int dir = e.y < e.w ? 1 : -1;
@@ -92,7 +93,9 @@ void main() {
     for (int row = firstRow; row <= lastRow && row < bandEnd; row++) {
         int bottom = min(s.w, (row + 1) << 8);
         int nextX = bottom == s.w ? s.z : s.x + stepX * int(q);
-        if (row >= uCoverageBand.x) addRowPiece(row - uCoverageBand.x, x, y - (row << 8), nextX, bottom - (row << 8), dir);
+        if (row >= uCoverageBand.x) {
+            addRowPiece(op.y + (row - uCoverageBand.x) * op.z, x, y - (row << 8), nextX, bottom - (row << 8), dir);
+        }
         x = nextX; y = bottom;
         q += stepQ; r += stepR;
         if (r >= dy) { r -= dy; q += 1u; }

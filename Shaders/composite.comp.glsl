@@ -24,9 +24,9 @@ layout(rgba8, binding = IMAGE_TARGET_OUT) writeonly uniform highp image2D uTarge
 
 void main() {
     ivec2 offset = ivec2(gl_GlobalInvocationID.xy);
-    int tilesPerRow = uCompositePacking.y;
+    int tilesPerRow = uCompositeTiles.x;
     if (tilesPerRow > 0) {
-        int tile = int(tiles[gl_WorkGroupID.x]);
+        int tile = int(tileWords[uCompositeTiles.y + int(gl_WorkGroupID.x)]);
         offset = ivec2(tile % tilesPerRow, tile / tilesPerRow) * 16 + ivec2(gl_LocalInvocationID.xy);
     }
     if (offset.x >= uCompositePacking.z || offset.y >= uCompositePacking.w) return;

@@ -1,4 +1,5 @@
-// resolve: one row of cells (of the band) per work group, prefix-summed into
+// resolve: one row of cells per work group (its op found by a binary search
+// over the ops' first atlas rows), prefix-summed into
 // U8 coverage under the fill rule exactly as the CPU's Accumulator resolves
 // them (Rasterizer.swift; docs/ARITHMETIC.md, "Coverage"): the running sum
 // is the covered area in units of 2^-17 pixel, folded by the rule and
@@ -7,7 +8,8 @@
 // in shared memory, then each invocation walks its run again from its
 // prefix. Int32 sums wrap, and wrapping addition is associative, so every
 // prefix equals the CPU's left-to-right sum bit for bit. Each coverage value
-// is stored in an R32UI image on the region's grid, which the composite and
+// is stored in an R32UI image, the batch's atlas (each op's rows below the
+// previous op's, on its region's grid), which the composite and
 // caster passes read as a mask; every cell read is cleared, so the cells
 // are zero again for the next op.
 //
@@ -29,9 +31,9 @@ shared int runTotals[RESOLVE_GROUP];
 
 const uint FULL_AREA = 1u << 17;
 
-uint coverageOf(int sum) {
+uint coverageOf(int sum, bool evenOdd) {
     uint v = sum < 0 ? uint(-sum) : uint(sum);   // the magnitude (2^31 for INT_MIN, as the CPU's)
-    if (uCoverageRule.x != 0) {
+    if (evenOdd) {
         v &= 2u * FULL_AREA - 1u;
         if (v > FULL_AREA) v = 2u * FULL_AREA - v;
     } else if (v > FULL_AREA) {
@@ -41,10 +43,13 @@ uint coverageOf(int sum) {
 }
 
 void main() {
-    int bandRow = int(gl_WorkGroupID.x);
-    int row = uCoverageBand.x + bandRow;
-    int base = bandRow * uCoverageSize.z;
-    int width = uCoverageSize.x;
+    int work = int(gl_WorkGroupID.x);
+    int index = findOp(1, 0, work);
+    ivec4 op0 = ops[3 * index], op1 = ops[3 * index + 1], op2 = ops[3 * index + 2];
+    int row = work - op1.x + uCoverageBand.x;   // the op's row
+    int base = op0.y + (work - op1.x) * op0.z;
+    int width = op0.w;
+    ivec2 atlas = ivec2(0, op1.x);
     int lane = int(gl_LocalInvocationID.x);
     int run = (width + RESOLVE_GROUP - 1) / RESOLVE_GROUP;
     int first = min(width, lane * run), end = min(width, first + run);
@@ -60,21 +65,21 @@ void main() {
         barrier();
     }
     int sum = runTotals[lane] - total;   // the sum of every cell before this run
-    int tilesPerRow = uCoverageRule.y, lastTile = -1;
+    int tilesPerRow = op1.w, lastTile = -1;
     for (int x = first; x < end; x++) {
         int cell = cells[base + x];
         if (cell != 0) {
             sum += cell;
             cells[base + x] = 0;
         }
-        uint c = coverageOf(sum);
-        imageStore(uCoverageOut, ivec2(x, row), uvec4(c, 0u, 0u, 0u));
+        uint c = coverageOf(sum, op1.z != 0);
+        imageStore(uCoverageOut, atlas + ivec2(x, row), uvec4(c, 0u, 0u, 0u));
         if (tilesPerRow > 0 && c != 0u) {
             int tile = (row >> 4) * tilesPerRow + (x >> 4);
             if (tile != lastTile) {
                 lastTile = tile;
-                if (atomicExchange(tileFlags[tile], uCoverageRule.z) != uCoverageRule.z) {
-                    tiles[atomicAdd(tileGroups[0], 1u)] = uint(tile);
+                if (atomicExchange(tileFlags[op2.x + tile], uCoverageInfo.z) != uCoverageInfo.z) {
+                    tileWords[op2.z + int(atomicAdd(tileWords[op2.y], 1u))] = uint(tile);
                 }
             }
         }

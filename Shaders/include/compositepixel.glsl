@@ -13,8 +13,9 @@ layout(std140, binding = BLOCK_COMPOSITE) uniform CompositeBlock {
     ivec4 uCoverageRect;
     ivec4 uClipRect;
     ivec4 uCompositeInfo;      // has coverage, has clip, context alpha (U8), blend mode (generic program)
-    ivec4 uCompositePacking;   // x: the coverage is a packed shadow plane (generic program); y: tiles per row of the
-                               // tile list (0: a dense dispatch); zw: the dispatch's size
+    ivec4 uCompositePacking;   // x: the coverage is a packed shadow plane (generic program); zw: the dispatch's size
+    ivec4 uCompositeTiles;     // x: tiles per row of the coverage's tile list (0: a dense dispatch), y: the list's
+                               // first tile word; z: the coverage's first row in its texture (a batch's atlas)
 };
 uniform usampler2D uCoverage;
 uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
@@ -34,7 +35,7 @@ bool compositePixel(ivec2 local, ivec4 destination, out ivec4 result) {
     ivec2 p = local + uOrigins.xy;
     int coverage = uCompositeInfo.x == 0 ? 255
         : (COVERAGE_PACKED != 0 ? int(packedMaskValue(uPackedCoverage, uCoverageRect, p))
-                                : maskValue(uCoverage, uCoverageRect, p));
+                                : maskValueAt(uCoverage, uCoverageRect, p, uCompositeTiles.z));
     if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) return false;
     ivec4 source = paint8(p, coverage);

@@ -1,5 +1,6 @@
-// mask: coverage masks are R8UI textures of U8 coverage placed on the device
-// grid by a rect (x, y, width, height); texelFetch only, 0 outside the rect. A lookup table
+// mask: coverage masks are R8UI (uploaded) or R32UI (GPU coverage) textures of
+// U8 coverage placed on the device grid by a rect (x, y, width, height);
+// texelFetch only, 0 outside the rect. A lookup table
 // converts bytes to Float exactly as the CPU does (b / 255, the core's
 // unitTexel, computed on the CPU), for the composite's destination read and
 // for image and layer texels alike. It is a 256-texel texture (uLUT), or with
@@ -14,11 +15,15 @@ uniform sampler2D uLUT;
 float byteFloat(uint b) { return texelFetch(uLUT, ivec2(int(b), 0), 0).r; }
 #endif
 
-int maskValue(usampler2D mask, ivec4 rect, ivec2 p) {
+// A mask whose row 0 is `firstRow` rows down its texture (GPU coverage's atlas of a batch).
+int maskValueAt(usampler2D mask, ivec4 rect, ivec2 p, int firstRow) {
     ivec2 q = p - rect.xy;
     if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0;
-    return int(texelFetch(mask, q, 0).r);
+    return int(texelFetch(mask, ivec2(q.x, q.y + firstRow), 0).r);
 }
+
+// A mask at the top of its texture.
+int maskValue(usampler2D mask, ivec4 rect, ivec2 p) { return maskValueAt(mask, rect, p, 0); }
 
 // A shadow plane: four horizontally adjacent pixels per RGBA32F texel (caster.frag).
 float packedMaskValue(sampler2D mask, ivec4 rect, ivec2 p) {

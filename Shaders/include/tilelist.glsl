@@ -1,6 +1,7 @@
-// tilelist: the occupied tiles of an op's coverage, listed by resolve.comp
-// for composite.comp (GPUCoverage.swift): per tile of the region's 16 x 16
-// grid the stamp of the last op that listed it, and the list itself, whose
-// header is the indirect dispatch's work group counts (x: tiles listed).
+// tilelist: the occupied tiles of ops' coverage, listed by resolve.comp for
+// composite.comp (GPUCoverage.swift): per tile of each op's 16 x 16 grid
+// the stamp of the last batch that listed it, and the lists: the ops'
+// headers first (three words each, an indirect dispatch's work group
+// counts: x is the number of tiles listed), then each op's tiles.
 layout(std430, binding = STORAGE_TILE_FLAGS) buffer TileFlags { int tileFlags[]; };
-layout(std430, binding = STORAGE_TILE_LIST) buffer TileList { uint tileGroups[3]; uint tiles[]; };
+layout(std430, binding = STORAGE_TILE_LIST) buffer TileList { uint tileWords[]; };

@@ -18,28 +18,40 @@
 // planner hands the GPU renderer these edges instead of masks
 // (CoverageForm.edges), so no mask is rasterized on the CPU for it.
 //
-// Per op: the edges are uploaded into a storage buffer as chains of points
-// (EdgeChains: consecutive edges share their common point, and a point
-// takes 6 bytes, two 24-bit coordinates, so an edge costs about 6 bytes
-// rather than 16);
-// accumulate.comp runs one invocation per edge, adding to an Int32 cell
-// buffer (the region's rows, width + 2 cells each) that is zero on entry;
-// resolve.comp runs one work group per row (a parallel prefix sum over runs
-// of cells, exact because wrapping integer addition is associative),
-// prefix-sums it into U8 coverage
-// under the fill rule, stores it in an R32UI image on the region's grid and
-// clears the cells it read, so the buffer is zero again. The composite and
-// caster passes read that image as they read an uploaded mask. For an op's
-// own coverage the resolve pass also lists the 16 x 16 tiles where it is
-// not 0 (tilelist.glsl), and the composite runs over those tiles only, as
-// an indirect dispatch: a thin ring's composite shades its ring, not its
-// bounding box, and the CPU never learns where the coverage lies. A region
-// taller than the cell buffer holds is done in bands of rows (each band
-// accumulates only its rows). Regions wider than 16384 pixels are beyond
-// the 32-bit products of accumulate.comp and are reported unsupported, as
-// are more edges than one dispatch can hold.
+// Per batch of ops (GPUFrame takes the plain draws that follow one another
+// in the stream ahead of their turn, as many as fit: `fits`): their edges
+// are uploaded into a storage buffer as chains of points (EdgeChains:
+// consecutive edges share their common point, and a point takes 6 bytes,
+// two 24-bit coordinates, so an edge costs about 6 bytes rather than 16),
+// with a descriptor per op (where its points, cells, atlas rows and tile
+// list lie). accumulate.comp runs one invocation per edge, adding to Int32
+// cells (per op, its region's rows, width + 2 cells each) that are zero on
+// entry; resolve.comp runs one work group per row of every op (a parallel
+// prefix sum over runs of cells, exact because wrapping integer addition is
+// associative), writes U8 coverage into an R32UI atlas (the ops' masks
+// stacked) and clears the cells it read, so they are zero again. Two
+// dispatches thus serve a whole batch; each op keeps its own composite, in
+// stream order. The composite and caster passes read a mask as they read an
+// uploaded one. For an op's own coverage the resolve pass also lists the
+// 16 x 16 tiles where it is not 0 (tilelist.glsl), and the composite runs
+// over those tiles only, as an indirect dispatch: a thin ring's composite
+// shades its ring, not its bounding box, and the CPU never learns where the
+// coverage lies. A single region taller than the cell buffer holds is done
+// in bands of rows (each band accumulates only its rows). Regions wider
+// than 16384 pixels are beyond the 32-bit products of accumulate.comp and
+// are reported unsupported, as are more edges than one dispatch can hold.
 import CEGL
 import PenumbraCore
+
+/// A mask of GPU coverage: its texture (placed on the device grid by its rect), the row of the
+/// texture where its row 0 lies (a batch's atlas), and where its tile list lies.
+struct GPUCoverageMask {
+    let texture: GLTexture
+    let atlasRow: Int
+    /// The list's header word (its indirect dispatch is at 4 x header bytes), its first tile's
+    /// word, and the tiles per row of its grid.
+    let tileList: (header: Int, firstTile: Int, tilesPerRow: Int)?
+}
 
 /// The two compute passes of GPU coverage (their shader files' names).
 enum CoveragePass: String {
@@ -59,7 +71,9 @@ final class GPUCoverage {
     private var tileFlagBuffer: GLuint = 0
     /// The occupied-tile list and its dispatch header (composite.comp's indirect dispatch).
     private(set) var tileListBuffer: GLuint = 0
-    private var tileCapacity = 0
+    private var tileCapacity = 0, listCapacity = 0
+    /// The batch's op descriptors (coveragecells.glsl).
+    private var opBuffer: GLuint = 0
     /// The stamp of the last op that listed tiles (tile flags hold stamps, never cleared).
     private var tileStamp: Int32 = 0
     /// The side of a listed tile, in pixels (tilelist.glsl, composite.comp's work group).
@@ -80,19 +94,19 @@ final class GPUCoverage {
         maxGroups = Int(max(0, groups))
         maxEdges = maxGroups * 64
         cellLimit = min(GPUCoverage.maxCells, Int(max(0, blockBytes)) / 4)
-        var names: [GLuint] = [0, 0, 0, 0]
-        glGenBuffers(4, &names)
-        edgeBuffer = names[0]; cellBuffer = names[1]; tileFlagBuffer = names[2]; tileListBuffer = names[3]
+        var names: [GLuint] = [0, 0, 0, 0, 0]
+        glGenBuffers(5, &names)
+        edgeBuffer = names[0]; cellBuffer = names[1]; tileFlagBuffer = names[2]; tileListBuffer = names[3]; opBuffer = names[4]
         // The composite program declares the tile buffers even when it dispatches densely: give
         // them storage and bind them from the start.
-        startTileList(tiles: 1)
+        startTileLists(ops: 1, tiles: 1)
     }
 
     /// Deletes the buffers (the context must be current).
     func delete() {
-        var names = [edgeBuffer, cellBuffer, tileFlagBuffer, tileListBuffer]
-        glDeleteBuffers(4, &names)
-        cellCapacity = 0; tileCapacity = 0
+        var names = [edgeBuffer, cellBuffer, tileFlagBuffer, tileListBuffer, opBuffer]
+        glDeleteBuffers(5, &names)
+        cellCapacity = 0; tileCapacity = 0; listCapacity = 0
     }
 
     /// Tiles per row of the tile grid over `region`.
@@ -103,64 +117,95 @@ final class GPUCoverage {
         guard edges.region.width <= GPUCoverage.maxWidth else {
             throw BackendUnavailable("a coverage region \(edges.region.width) pixels wide exceeds the GPU renderer's \(GPUCoverage.maxWidth)")
         }
-        guard 2 * edges.count <= maxEdges, edges.region.height <= maxGroups else {
+        guard 2 * edges.count + 2 <= maxEdges, edges.region.height <= maxGroups else {
             throw BackendUnavailable("a shape of \(edges.count) edges over \(edges.region.height) rows exceeds the GPU's "
-                                     + "dispatch limits (\(maxEdges) edges, \(maxGroups) rows)")
+                                     + "dispatch limits (\(maxEdges) points, \(maxGroups) rows)")
         }
         guard edges.region.width + 2 <= cellLimit else {
             throw BackendUnavailable("a coverage row of \(edges.region.width) pixels exceeds the GPU's storage block size")
         }
     }
 
-    /// The coverage of `edges` as an R32UI mask over their region, from the lease. With
-    /// `listingTiles`, `tileListBuffer` then lists the tiles where it is not 0, for the composite
-    /// that follows (before any other mask is made).
-    func mask(_ edges: CoverageEdges, programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease,
-              listingTiles: Bool = false) throws -> GLTexture {
-        try check(edges)
-        let region = edges.region
-        let surface = try lease.acquire(.coverage, width: region.width, height: region.height, "a coverage mask")
-        guard !region.isEmpty else { return GLTexture(name: surface.name, rect: region) }
-        let stride = region.width + 2
-        let bandRows = max(1, min(region.height, cellLimit / stride))
-        reserveCells(stride * bandRows)
-        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.cells.rawValue), cellBuffer)
-        let chains = EdgeChains(edges)
-        let tilesPerRow = listingTiles ? GPUCoverage.tilesPerRow(region) : 0
-        if listingTiles { startTileList(tiles: tilesPerRow * ((region.height + GPUCoverage.tileSize - 1) / GPUCoverage.tileSize)) }
-        if edges.count > 0 {
-            glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), edgeBuffer)
-            chains.words.withUnsafeBytes { bytes in
-                counters.upload(bytes.count) {
-                    glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
-                }
-            }
-            glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.edges.rawValue), edgeBuffer)
+    /// Whether `batch` can be computed in one accumulate and one resolve pass: its cells fit the
+    /// buffer, its atlas (the regions stacked) fits a texture, its points and rows a dispatch.
+    func fits(_ batch: [CoverageEdges], maxTextureSize: Int) -> Bool {
+        var cells = 0, rows = 0, points = 0, width = 0
+        for edges in batch {
+            cells += (edges.region.width + 2) * edges.region.height
+            rows += edges.region.height
+            points += 2 * edges.count + 2
+            width = max(width, edges.region.width)
         }
-        glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), surface.name, 0, GLboolean(GL_FALSE), 0,
+        return cells <= cellLimit && rows <= min(maxTextureSize, maxGroups) && points <= maxEdges
+            && width <= min(maxTextureSize, GPUCoverage.maxWidth)
+    }
+
+    /// The coverage of one shape's edges as an R32UI mask over their region, from the lease.
+    func mask(_ edges: CoverageEdges, programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease,
+              listingTiles: Bool = false) throws -> GPUCoverageMask {
+        try masks([edges], programs: programs, uniforms: uniforms, lease: lease, listingTiles: listingTiles)[0]
+    }
+
+    /// The coverage of each shape's edges, computed together (one accumulate and one resolve
+    /// pass; a single shape too tall for the cell buffer in bands of rows), each mask a band of
+    /// rows of one R32UI atlas texture from the lease. With `listingTiles`, each mask's occupied
+    /// tiles are listed for its composite (`GPUCoverageMask.tileList`). Several shapes must
+    /// `fit` together.
+    func masks(_ batch: [CoverageEdges], programs: ProgramCache, uniforms: UniformBuffers, lease: GLLease,
+               listingTiles: Bool = false) throws -> [GPUCoverageMask] {
+        for edges in batch { try check(edges) }
+        let atlasWidth = batch.map(\.region.width).max() ?? 0
+        let atlasHeight = batch.reduce(0) { $0 + $1.region.height }
+        let atlas = try lease.acquire(.coverage, width: atlasWidth, height: atlasHeight, "a coverage mask")
+        // The ops' descriptors (coveragecells.glsl), their points one after another (each op's
+        // first point starts a chain, so no edge joins two ops), and their tile lists.
+        var ops: [SIMD4<Int32>] = [], words: [UInt32] = [], masks: [GPUCoverageMask] = []
+        var points = 0, cells = 0, row = 0, flags = 0, listWords = 3 * batch.count
+        for (index, edges) in batch.enumerated() {
+            let region = edges.region, stride = region.width + 2
+            let chains = EdgeChains(edges)
+            let tilesPerRow = listingTiles ? GPUCoverage.tilesPerRow(region) : 0
+            let tiles = tilesPerRow * ((region.height + GPUCoverage.tileSize - 1) / GPUCoverage.tileSize)
+            ops += [SIMD4(Int32(points), Int32(cells), Int32(stride), Int32(region.width)),
+                    SIMD4(Int32(row), Int32(region.height), edges.rule == .evenOdd ? 1 : 0, Int32(tilesPerRow)),
+                    SIMD4(Int32(flags), Int32(3 * index), Int32(listWords), 0)]
+            masks.append(GPUCoverageMask(texture: GLTexture(name: atlas.name, rect: region), atlasRow: row,
+                                         tileList: listingTiles ? (header: 3 * index, firstTile: listWords, tilesPerRow: tilesPerRow) : nil))
+            words += chains.words
+            points += chains.points
+            cells += stride * region.height; row += region.height; flags += tiles; listWords += tiles
+        }
+        let single = batch.count == 1 ? batch[0] : nil
+        let bandRows = single.map { max(1, min($0.region.height, cellLimit / ($0.region.width + 2))) } ?? atlasHeight
+        reserveCells(single.map { ($0.region.width + 2) * bandRows } ?? cells)
+        if listingTiles { startTileLists(ops: batch.count, tiles: flags) }
+        upload(ops, to: opBuffer, binding: .ops)
+        if points > 0 { upload(words, to: edgeBuffer, binding: .edges) }
+        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.cells.rawValue), cellBuffer)
+        glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), atlas.name, 0, GLboolean(GL_FALSE), 0,
                            glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
         let accumulate = try programs.coverage(.accumulate), resolve = try programs.coverage(.resolve)
-        // The mask texture (pooled) may still be read by an earlier pass.
+        // The atlas (pooled) may still be read by an earlier pass.
         counters.barrier()
+        // A batch is one pass over all its rows; a single op too tall for the cells, bands of rows.
         var first = 0
-        while first < region.height {
-            let rows = min(bandRows, region.height - first)
-            uniforms.write(CoverageBlock(size: SIMD4(Int32(region.width), Int32(region.height), Int32(stride), Int32(chains.points)),
-                                         rule: SIMD4(edges.rule == .evenOdd ? 1 : 0, Int32(tilesPerRow), tileStamp, 0),
-                                         band: SIMD4(Int32(first), Int32(rows), 0, 0)))
-            if edges.count > 0 {
+        repeat {
+            let rows = min(bandRows, atlasHeight - first)
+            uniforms.write(CoverageBlock(info: SIMD4(Int32(batch.count), Int32(points), tileStamp, 0),
+                                         band: SIMD4(Int32(first), single == nil ? Int32.max : Int32(rows), 0, 0)))
+            if points > 1 {
                 glUseProgram(accumulate.name)
-                dispatch(groups: (chains.points - 1 + 63) / 64)
+                dispatch(groups: (points - 1 + 63) / 64)
                 counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             }
             glUseProgram(resolve.name)
             dispatch(groups: rows)
             counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             first += rows
-        }
+        } while first < atlasHeight
         counters.barrier()
         glBindImageTexture(GLuint(ImageUnit.coverage.rawValue), 0, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY), glEnum(GL_R32UI))
-        return GLTexture(name: surface.name, rect: region)
+        return masks
     }
 
     private func dispatch(groups: Int) {
@@ -169,11 +214,23 @@ final class GPUCoverage {
         counters.driver { glDispatchCompute(GLuint(groups), 1, 1) }
     }
 
-    /// Readies the tile flags for `tiles` tiles and an empty list (header: no group yet), binds
-    /// both, and takes a new stamp (the flags are zeroed only when stamps wrap around).
-    private func startTileList(tiles: Int) {
-        if tiles > tileCapacity || tileStamp == Int32.max {
+    /// Writes `values` into `buffer` (a fresh store) and binds it to its storage binding.
+    private func upload<T>(_ values: [T], to buffer: GLuint, binding: StorageBinding) {
+        glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), buffer)
+        values.withUnsafeBytes { bytes in
+            counters.upload(bytes.count) {
+                glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
+            }
+        }
+        glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(binding.rawValue), buffer)
+    }
+
+    /// Readies the tile flags for `tiles` tiles and `ops` empty lists (each header: no group
+    /// yet), binds both, and takes a new stamp (the flags are zeroed only when stamps wrap).
+    private func startTileLists(ops: Int, tiles: Int) {
+        if tiles > tileCapacity || 3 * ops + tiles > listCapacity || tileStamp == Int32.max {
             tileCapacity = max(tiles, tileCapacity * 2)
+            listCapacity = max(3 * ops + tiles, listCapacity * 2)
             let zeros = [Int32](repeating: 0, count: tileCapacity)
             glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileFlagBuffer)
             zeros.withUnsafeBytes { bytes in
@@ -182,13 +239,13 @@ final class GPUCoverage {
                 }
             }
             glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileListBuffer)
-            glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), (3 + tileCapacity) * 4, nil, glEnum(GL_DYNAMIC_COPY))
+            glBufferData(glEnum(GL_SHADER_STORAGE_BUFFER), listCapacity * 4, nil, glEnum(GL_DYNAMIC_COPY))
             tileStamp = 0
         }
         tileStamp += 1
-        let header: [UInt32] = [0, 1, 1]
+        let headers = [UInt32]((0..<ops).flatMap { _ in [0, 1, 1] as [UInt32] })
         glBindBuffer(glEnum(GL_SHADER_STORAGE_BUFFER), tileListBuffer)
-        header.withUnsafeBytes { bytes in
+        headers.withUnsafeBytes { bytes in
             counters.upload(bytes.count) { glBufferSubData(glEnum(GL_SHADER_STORAGE_BUFFER), 0, bytes.count, bytes.baseAddress) }
         }
         glBindBufferBase(glEnum(GL_SHADER_STORAGE_BUFFER), GLuint(StorageBinding.tileFlags.rawValue), tileFlagBuffer)
@@ -219,7 +276,7 @@ final class GPUCoverage {
 struct EdgeChains {
     /// The packed points.
     let words: [UInt32]
-    /// How many points there are.
+    /// How many points there are (even: two to a triple of words, the last perhaps padding).
     let points: Int
     private static let chainStart: UInt32 = 1 << 23
 
@@ -249,7 +306,10 @@ struct EdgeChains {
                 }
             }
         }
-        words.removeLast(words.count - 3 * ((count + 1) >> 1))
+        // An odd count leaves half a triple: a point that starts a chain fills it, so no edge
+        // ends or begins there (chains of the next op in a batch follow on).
+        if count & 1 == 1 { words[3 * (count >> 1) + 2] = EdgeChains.chainStart >> 16; count += 1 }
+        words.removeLast(words.count - 3 * (count >> 1))
         self.words = words
         points = count
     }

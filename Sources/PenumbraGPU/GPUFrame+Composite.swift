@@ -16,11 +16,11 @@ import PenumbraCore
 
 extension GPUFrame {
     /// `rects` (device grid, within the region): the only pixels where the coverage can be
-    /// non-zero (nil: anywhere in the region). `tileList`: the coverage is GPU coverage whose
-    /// occupied tiles were just listed (GPUCoverage), and only those are shaded.
-    /// `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
-    func composite(region: PixelRect, coverage: GLTexture?, packedCoverage: Bool = false, rects: [PixelRect]? = nil,
-                   tileList: Bool = false,
+    /// non-zero (nil: anywhere in the region). `atlasRow`: the coverage's first row in its
+    /// texture. `tileList`: GPU coverage's list of its occupied tiles (GPUCoverageMask), the
+    /// only ones shaded. `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
+    func composite(region: PixelRect, coverage: GLTexture?, atlasRow: Int = 0, packedCoverage: Bool = false,
+                   rects: [PixelRect]? = nil, tileList: (header: Int, firstTile: Int, tilesPerRow: Int)? = nil,
                    clip: GLTexture?, paint: GPUPaint, plan: PaintPlan, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         // Earlier passes' reads of the target (a fragment pass sampling it, the last composite's
@@ -34,6 +34,7 @@ extension GPUFrame {
         block.clipRect = bindMask(clip, unit: .clip)
         block.info = SIMD4(coverage == nil ? 0 : 1, clip == nil ? 0 : 1, Int32(alpha), Int32(mode.shaderValue))
         block.packing.x = packedCoverage ? 1 : 0
+        block.tiles = SIMD4(Int32(tileList?.tilesPerRow ?? 0), Int32(tileList?.firstTile ?? 0), Int32(atlasRow), 0)
         paint.apply(plan, shared.uniforms)
         bindLookup()
         let texture = target.texture.name
@@ -44,13 +45,12 @@ extension GPUFrame {
         for r in rects ?? [region] {
             block.origins.z = Int32(r.x - frame.x); block.origins.w = Int32(r.y - frame.y)
             block.packing.z = Int32(r.width); block.packing.w = Int32(r.height)
-            block.packing.y = tileList ? Int32(GPUCoverage.tilesPerRow(r)) : 0
             shared.uniforms.write(block)
             shared.counters.frame.dispatches += 1
             shared.counters.frame.passes += 1
-            if tileList {
+            if let tileList {
                 glBindBuffer(glEnum(GL_DISPATCH_INDIRECT_BUFFER), shared.coverage.tileListBuffer)
-                shared.counters.driver { glDispatchComputeIndirect(0) }
+                shared.counters.driver { glDispatchComputeIndirect(GLintptr(4 * tileList.header)) }
             } else {
                 shared.counters.driver { glDispatchCompute(GLuint((r.width + side - 1) / side), GLuint((r.height + side - 1) / side), 1) }
             }

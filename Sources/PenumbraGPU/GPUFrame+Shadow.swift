@@ -39,7 +39,7 @@ extension GPUFrame {
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
         let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
         // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
-        let caster = try plan.casterCoverage.map { try lease.mask($0) } ?? plan.casterEdges.map { try coverageMask($0) }
+        let caster = try plan.casterCoverage.map { try lease.mask($0) } ?? plan.casterEdges.map(coverageMask)
         let program = try programs.caster(paint: paint.kind)
         shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer) }
         glUseProgram(program.name)

@@ -31,6 +31,12 @@ final class GPUFrame {
     private var layers: [GLTarget] = []
     private var clips: [Int: GLTexture] = [:]
     private var stream: DrawStream
+    /// Steps taken from the stream ahead of their turn (to batch their coverage).
+    private var lookahead: [DrawStep] = []
+    /// The coverage of the next plain draws with edges, computed in one batch, in order.
+    private var batched: [GPUCoverageMask] = []
+    /// The most draws whose coverage is computed in one batch, and the most atlas rows.
+    static let maxBatch = 32, maxBatchRows = 4096
 
     init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
          sparseLimit: Double) throws {
@@ -48,14 +54,14 @@ final class GPUFrame {
 
     func run(cancellation: RenderCancellation? = nil) throws {
         var index = 0
-        while let step = stream.next() {
+        while let step = lookahead.isEmpty ? stream.next() : lookahead.removeFirst() {
             try cancellation?.check()
             switch step {
             case .beginLayer(let frame):
                 layers.append(target)
                 target = try lease.colorTarget(frame: frame, "layer")
             case .draw(let draw):
-                try self.draw(draw)
+                try self.draw(draw, coverage: try batchedCoverage(draw))
             case .endLayer(let draw):
                 guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
                 let layer = target
@@ -74,9 +80,29 @@ final class GPUFrame {
         }
     }
 
+    /// The GPU coverage of a plain draw's op: computed now together with the ops of the plain
+    /// draws that follow it (taken from the stream ahead of their turn, as many as fit one
+    /// batch: GPUCoverage.fits), or the one computed for it in such a batch. Nil without edges.
+    private func batchedCoverage(_ draw: LoweredDraw) throws -> GPUCoverageMask? {
+        guard let edges = draw.op?.edges else { return nil }
+        if !batched.isEmpty { return batched.removeFirst() }
+        var batch = [edges], rows = edges.region.height
+        let limit = min(GPUFrame.maxBatchRows, lease.pool.maxSize)
+        while batch.count < GPUFrame.maxBatch, let step = stream.next() {
+            lookahead.append(step)
+            guard case .draw(let next) = step, let more = next.op?.edges, rows + more.region.height <= limit,
+                  shared.coverage.fits(batch + [more], maxTextureSize: limit) else { break }
+            batch.append(more)
+            rows += more.region.height
+        }
+        batched = try shared.coverage.masks(batch, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)
+        return batched.removeFirst()
+    }
+
     /// Executes a lowered draw: its shadow first, then the op itself, each as planned.
-    /// `placed`: the texture of a `placed` paint's pixels.
-    func draw(_ draw: LoweredDraw, placed: GLuint? = nil) throws {
+    /// `placed`: the texture of a `placed` paint's pixels. `coverage`: the op's coverage,
+    /// computed in a batch (computed here when nil and the op has edges).
+    func draw(_ draw: LoweredDraw, placed: GLuint? = nil, coverage batchedMask: GPUCoverageMask? = nil) throws {
         var clip: GPUClip?
         if let (index, mask) = draw.clip {
             clip = GPUClip(mask: mask, texture: try clipTexture(index, mask))
@@ -88,16 +114,19 @@ final class GPUFrame {
         }
         guard let plan = draw.op else { return }
         precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
-        let coverage = try plan.edges.map { try coverageMask($0, listingTiles: true) }
-        try composite(region: plan.region, coverage: coverage, tileList: coverage != nil, clip: clip?.texture,
-                      paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
-        if let coverage { lease.giveBack(texture: coverage.name) }
+        let mask = try batchedMask ?? plan.edges.map {
+            try shared.coverage.mask($0, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)
+        }
+        try composite(region: plan.region, coverage: mask?.texture, atlasRow: mask?.atlasRow ?? 0, tileList: mask?.tileList,
+                      clip: clip?.texture, paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
+        // A batch's masks share one atlas: it goes back after the batch's last draw.
+        if let mask, batched.isEmpty { lease.giveBack(texture: mask.texture.name) }
     }
 
-    /// The coverage of a shape's edges, computed on the GPU (GPUCoverage), as a mask texture;
-    /// `listingTiles`: with its occupied tiles listed for the composite that follows.
-    func coverageMask(_ edges: CoverageEdges, listingTiles: Bool = false) throws -> GLTexture {
-        try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: listingTiles)
+    /// The coverage of a shape's edges, computed on the GPU (GPUCoverage), as a mask texture
+    /// of its own (its row 0 at the texture's top).
+    func coverageMask(_ edges: CoverageEdges) throws -> GLTexture {
+        try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease).texture
     }
 
     /// The paint's textures: an image's (cached per content) and its atlas's, a gradient's ramp

@@ -41,8 +41,10 @@ enum StorageBinding: Int, CaseIterable {
     case cells
     /// Per tile of a coverage region, the stamp of the op that last listed it (tilelist.glsl).
     case tileFlags
-    /// The occupied tiles resolve.comp lists for composite.comp, and its dispatch header.
+    /// The occupied tiles resolve.comp lists for composite.comp, and their dispatch headers.
     case tileList
+    /// The descriptors of a batch of ops whose coverage is computed together.
+    case ops
 }
 
 /// The image units (`IMAGE_<NAME>` in GLSL).

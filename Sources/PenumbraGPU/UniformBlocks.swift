@@ -100,16 +100,18 @@ struct CompositeBlock: UniformBlockMirror {
     var clipRect = SIMD4<Int32>.zero
     /// x: has coverage, y: has clip, z: context alpha (U8), w: blend mode (generic program).
     var info = SIMD4<Int32>.zero
-    /// x: the coverage is a packed shadow plane (generic program); y: tiles per row of GPU
-    /// coverage's tile list (0: a dense dispatch); zw: the dispatch's width and height.
+    /// x: the coverage is a packed shadow plane (generic program); zw: the dispatch's width and height.
     var packing = SIMD4<Int32>.zero
+    /// x: tiles per row of GPU coverage's tile list (0: a dense dispatch), y: the list's first
+    /// tile word; z: the coverage's first row in its texture (a batch's atlas).
+    var tiles = SIMD4<Int32>.zero
 
     static let block = UniformBlock.composite
     static let blockName = "CompositeBlock"
     static var fields: [(name: String, offset: Int)] {
         [("uOrigins", MemoryLayout<Self>.offset(of: \.origins)!), ("uCoverageRect", MemoryLayout<Self>.offset(of: \.coverageRect)!),
          ("uClipRect", MemoryLayout<Self>.offset(of: \.clipRect)!), ("uCompositeInfo", MemoryLayout<Self>.offset(of: \.info)!),
-         ("uCompositePacking", MemoryLayout<Self>.offset(of: \.packing)!)]
+         ("uCompositePacking", MemoryLayout<Self>.offset(of: \.packing)!), ("uCompositeTiles", MemoryLayout<Self>.offset(of: \.tiles)!)]
     }
 }
 
@@ -178,18 +180,15 @@ struct FilterBlock: UniformBlockMirror {
 
 /// Mirrors coveragecells.glsl's `CoverageBlock` (GPUCoverage's passes).
 struct CoverageBlock: UniformBlockMirror {
-    /// The region's width and height, the cells' row stride, the edge count.
-    var size = SIMD4<Int32>.zero
-    /// x: 1 for the even-odd rule; y: tiles per row of the tile list (0: none); z: the op's stamp.
-    var rule = SIMD4<Int32>.zero
-    /// The band of rows of this pass: its first row and row count.
+    /// x: ops in the batch, y: their points, z: the batch's tile stamp.
+    var info = SIMD4<Int32>.zero
+    /// The rows of each op this pass covers: first and count.
     var band = SIMD4<Int32>.zero
 
     static let block = UniformBlock.coverage
     static let blockName = "CoverageBlock"
     static var fields: [(name: String, offset: Int)] {
-        [("uCoverageSize", MemoryLayout<Self>.offset(of: \.size)!), ("uCoverageRule", MemoryLayout<Self>.offset(of: \.rule)!),
-         ("uCoverageBand", MemoryLayout<Self>.offset(of: \.band)!)]
+        [("uCoverageInfo", MemoryLayout<Self>.offset(of: \.info)!), ("uCoverageBand", MemoryLayout<Self>.offset(of: \.band)!)]
     }
 }
 

@@ -2,7 +2,7 @@
 // (GPUCoverage: accumulate.comp, resolve.comp) equals the CPU rasterizer's
 // mask value for value: random polygons (self-intersecting, partly outside
 // their region), flattened ellipses under random transforms, sub-pixel
-// slivers, both fill rules; regions done in bands of rows; and regions as
+// slivers, both fill rules; several shapes in one batch; regions done in bands of rows; and regions as
 // wide as the passes allow. The cells are zero again after every op (a
 // second shape after the first gives its own coverage, not the sum).
 import XCTest
@@ -34,20 +34,30 @@ final class GPUCoverageTests: XCTestCase {
 
     /// The GPU's coverage of the shape over the region, read back as bytes (row-major).
     private func gpuCoverage(_ shape: DeviceShape, _ region: PixelRect, _ gpu: GPURenderer) throws -> [UInt8] {
+        try gpuCoverage([(shape, region)], gpu)[0]
+    }
+
+    /// The GPU's coverage of the shapes, computed in one batch, each read back from its rows of
+    /// the batch's atlas.
+    private func gpuCoverage(_ shapes: [(DeviceShape, PixelRect)], _ gpu: GPURenderer) throws -> [[UInt8]] {
         let lease = GLLease(pool: gpu.pool)
         defer { lease.end() }
-        let texture = try gpu.shared.coverage.mask(Rasterizer.edges(of: shape, in: region), programs: gpu.programs,
-                                                   uniforms: gpu.shared.uniforms, lease: lease)
+        let masks = try gpu.shared.coverage.masks(shapes.map { Rasterizer.edges(of: $0.0, in: $0.1) }, programs: gpu.programs,
+                                                  uniforms: gpu.shared.uniforms, lease: lease, listingTiles: true)
         var framebuffer: GLuint = 0
         glGenFramebuffers(1, &framebuffer)
         defer { glDeleteFramebuffers(1, &framebuffer) }
         glBindFramebuffer(glEnum(GL_FRAMEBUFFER), framebuffer)
-        glFramebufferTexture2D(glEnum(GL_FRAMEBUFFER), glEnum(GL_COLOR_ATTACHMENT0), glEnum(GL_TEXTURE_2D), texture.name, 0)
-        var texels = [UInt32](repeating: 0, count: region.width * region.height * 4)
-        glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 4)
-        glReadPixels(0, 0, GLsizei(region.width), GLsizei(region.height), glEnum(GL_RGBA_INTEGER), glEnum(GL_UNSIGNED_INT), &texels)
-        try GPURenderer.checkGLError("reading a coverage mask")
-        return (0..<region.width * region.height).map { UInt8(clamping: texels[$0 * 4]) }
+        return try zip(shapes, masks).map { shape, mask in
+            let region = shape.1
+            glFramebufferTexture2D(glEnum(GL_FRAMEBUFFER), glEnum(GL_COLOR_ATTACHMENT0), glEnum(GL_TEXTURE_2D), mask.texture.name, 0)
+            var texels = [UInt32](repeating: 0, count: region.width * region.height * 4)
+            glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 4)
+            glReadPixels(0, GLint(mask.atlasRow), GLsizei(region.width), GLsizei(region.height), glEnum(GL_RGBA_INTEGER),
+                         glEnum(GL_UNSIGNED_INT), &texels)
+            try GPURenderer.checkGLError("reading a coverage mask")
+            return (0..<region.width * region.height).map { UInt8(clamping: texels[$0 * 4]) }
+        }
     }
 
     private func assertSameCoverage(_ shape: DeviceShape, _ region: PixelRect, _ gpu: GPURenderer, _ label: String,
@@ -74,6 +84,26 @@ final class GPUCoverageTests: XCTestCase {
         }
         // The comparison means something only if most shapes cover pixels.
         XCTAssertGreaterThan(covered, 60)
+    }
+
+    /// Several shapes computed in one batch (one accumulate and one resolve pass, their masks
+    /// stacked in one atlas) each get their own coverage: the batch's cells, points and rows are
+    /// kept apart, whatever their sizes and rules.
+    func testABatchGivesEachShapeItsOwnCoverage() throws {
+        let gpu = try GPUTestSupport.renderer()
+        try gpu.makeCurrent()
+        var rng = SplitMix64(seed: 0xBA7C)
+        for round in 0..<6 {
+            let shapes = (0..<Int(rng.next() % 9) + 2).map { _ in
+                (randomShape(&rng), PixelRect(x: Int(rng.next() % 20) - 10, y: Int(rng.next() % 20) - 10,
+                                              width: Int(rng.next() % 90) + 1, height: Int(rng.next() % 90) + 1))
+            }
+            let actual = try gpuCoverage(shapes, gpu)
+            for (index, (shape, region)) in shapes.enumerated() {
+                XCTAssertEqual(actual[index], Rasterizer.coverage(of: shape, in: region).denseValues(),
+                               "round \(round), shape \(index) of \(shapes.count) over \(region)")
+            }
+        }
     }
 
     func testBandsOfRowsGiveTheSameCoverage() throws {

@@ -63,7 +63,7 @@ final class UniformBlockLayoutTests: XCTestCase {
 
 /// CompositeBlock with a wrong offset for one field.
 private struct ShiftedCompositeBlock: UniformBlockMirror {
-    var bytes = InlineArray<5, SIMD4<Int32>>(repeating: .zero)
+    var bytes = InlineArray<6, SIMD4<Int32>>(repeating: .zero)
     static let block = UniformBlock.composite
     static let blockName = "CompositeBlock"
     static var fields: [(name: String, offset: Int)] {
