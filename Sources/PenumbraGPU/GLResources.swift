@@ -2,7 +2,8 @@
 // renderer's pool (GLTexturePool) through the render's lease.
 //
 // Every texture is sampled with texelFetch only (NEAREST, no mipmaps, so it is
-// complete). Coverage masks are R8UI holding the CPU's U8 coverage; shadow planes
+// complete). Uploaded coverage masks (clips) are R8UI holding the CPU's U8
+// coverage, GPU coverage R32UI (GPUCoverage); shadow planes
 // are Float values bit for bit, four pixels to an RGBA32F texel; images are RGBA8UI (exact bytes, GLImageCache); render
 // targets (canvas, layers) are RGBA8 colour attachments. A surface may be
 // larger than asked for: each texture carries the rect it stands for, and
@@ -30,10 +31,9 @@ struct GLTarget {
 }
 
 extension GLLease {
-    /// A coverage mask as an R8UI texture on the device grid: the one upload of a CoverageMask.
-    /// With `only` (device-grid rectangles within the mask's region), only those pixels are
-    /// uploaded: the caller reads nothing else (the texture elsewhere holds stale values).
-    func mask(_ mask: CoverageMask, only rects: [PixelRect]? = nil) throws -> GLTexture {
+    /// A coverage mask (a clip's, or a gradient shadow's clip-shaped caster) as an R8UI texture on
+    /// the device grid: the one upload of a CoverageMask.
+    func mask(_ mask: CoverageMask) throws -> GLTexture {
         let rect = mask.region
         if rect.isEmpty {
             var zero: UInt8 = 0
@@ -42,21 +42,8 @@ extension GLLease {
             return GLTexture(name: surface.name, rect: rect)
         }
         let surface = try acquire(.mask, width: rect.width, height: rect.height, "a coverage mask")
-        guard let rects else {
-            mask.denseValues().withUnsafeBytes {
-                upload(surface, width: rect.width, height: rect.height, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, $0.baseAddress)
-            }
-            return GLTexture(name: surface.name, rect: rect)
-        }
-        glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
-        glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
-        for r in rects {
-            mask.denseValues(in: r).withUnsafeBytes { values in
-                pool.counters.upload(values.count) {
-                    glTexSubImage2D(glEnum(GL_TEXTURE_2D), 0, GLint(r.x - rect.x), GLint(r.y - rect.y), GLsizei(r.width),
-                                    GLsizei(r.height), glEnum(GL_RED_INTEGER), glEnum(GL_UNSIGNED_BYTE), values.baseAddress)
-                }
-            }
+        mask.denseValues().withUnsafeBytes {
+            upload(surface, width: rect.width, height: rect.height, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, $0.baseAddress)
         }
         return GLTexture(name: surface.name, rect: rect)
     }
