@@ -8,8 +8,9 @@
 // in shared memory, then each invocation walks its run again from its
 // prefix. Int32 sums wrap, and wrapping addition is associative, so every
 // prefix equals the CPU's left-to-right sum bit for bit. Each coverage value
-// is stored in an R32UI image, the batch's atlas (each op's rows below the
-// previous op's, on its region's grid), which the composite and
+// is stored in an R32UI image, four pixels a texel (a byte each), the
+// batch's atlas (each op's rows below the previous op's, on its region's
+// grid), which the composite and
 // caster passes read as a mask; every cell read is cleared, so the cells
 // are zero again for the next op.
 //
@@ -51,7 +52,8 @@ void main() {
     int width = op0.w;
     ivec2 atlas = ivec2(0, op1.x);
     int lane = int(gl_LocalInvocationID.x);
-    int run = (width + RESOLVE_GROUP - 1) / RESOLVE_GROUP;
+    // Runs of a multiple of four cells, so that each invocation stores whole texels.
+    int run = ((width + RESOLVE_GROUP - 1) / RESOLVE_GROUP + 3) & ~3;
     int first = min(width, lane * run), end = min(width, first + run);
     int total = 0;
     for (int x = first; x < end; x++) total += cells[base + x];
@@ -66,6 +68,7 @@ void main() {
     }
     int sum = runTotals[lane] - total;   // the sum of every cell before this run
     int tilesPerRow = op1.w, lastTile = -1;
+    uint word = 0u;
     for (int x = first; x < end; x++) {
         int cell = cells[base + x];
         if (cell != 0) {
@@ -73,7 +76,11 @@ void main() {
             cells[base + x] = 0;
         }
         uint c = coverageOf(sum, op1.z != 0);
-        imageStore(uCoverageOut, atlas + ivec2(x, row), uvec4(c, 0u, 0u, 0u));
+        word |= c << (8 * (x & 3));
+        if ((x & 3) == 3 || x == end - 1) {
+            imageStore(uCoverageOut, atlas + ivec2(x >> 2, row), uvec4(word, 0u, 0u, 0u));
+            word = 0u;
+        }
         if (tilesPerRow > 0 && c != 0u) {
             int tile = (row >> 4) * tilesPerRow + (x >> 4);
             if (tile != lastTile) {

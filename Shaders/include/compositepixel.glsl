@@ -1,6 +1,7 @@
 // compositepixel: the composite of one op (or a shadow) at one pixel of the
 // current target, in the U8 integer arithmetic of docs/ARITHMETIC.md:
-// coverage = geometry x clip (masks on the device grid, div255 products; no
+// coverage = geometry x clip (GPU coverage and an uploaded clip mask on the
+// device grid, div255 products; no
 // geometry mask means 255; a blurred shadow plane holds U8 integers in float
 // texels), the paint as U8 premultiplied (a solid colour arrives as bytes;
 // other paints are quantised by unit8) times the alpha (div255), and the
@@ -35,7 +36,7 @@ bool compositePixel(ivec2 local, ivec4 destination, out ivec4 result) {
     ivec2 p = local + uOrigins.xy;
     int coverage = uCompositeInfo.x == 0 ? 255
         : (COVERAGE_PACKED != 0 ? int(packedMaskValue(uPackedCoverage, uCoverageRect, p))
-                                : maskValueAt(uCoverage, uCoverageRect, p, uCompositeTiles.z));
+                                : gpuMaskValue(uCoverage, uCoverageRect, p, uCompositeTiles.z));
     if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) return false;
     ivec4 source = paint8(p, coverage);

@@ -22,8 +22,8 @@ final class GLSurface {
         case color
         /// R8UI uploaded mask of U8 coverage (coverage, clip).
         case mask
-        /// R32UI mask of U8 coverage that resolve.comp writes as an image (immutable storage,
-        /// which image units require).
+        /// R32UI mask of U8 coverage, four pixels a texel, that resolve.comp writes as an image
+        /// (immutable storage, which image units require).
         case coverage
         /// RGBA32F render target: a shadow plane, four pixels to a texel along x.
         case plane

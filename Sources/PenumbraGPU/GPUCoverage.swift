@@ -31,8 +31,8 @@
 // associative), writes U8 coverage into an R32UI atlas (the ops' masks
 // stacked) and clears the cells it read, so they are zero again. Two
 // dispatches thus serve a whole batch; each op keeps its own composite, in
-// stream order. The composite and caster passes read a mask as they read an
-// uploaded one. For an op's own coverage the resolve pass also lists the
+// stream order. The masks hold four pixels per R32UI texel, a byte each
+// (mask.glsl's gpuMaskValue reads them). For an op's own coverage the resolve pass also lists the
 // 16 x 16 tiles where it is not 0 (tilelist.glsl), and the composite runs
 // over those tiles only, as an indirect dispatch: a thin ring's composite
 // shades its ring, not its bounding box, and the CPU never learns where the
@@ -156,7 +156,7 @@ final class GPUCoverage {
         for edges in batch { try check(edges) }
         let atlasWidth = batch.map(\.region.width).max() ?? 0
         let atlasHeight = batch.reduce(0) { $0 + $1.region.height }
-        let atlas = try lease.acquire(.coverage, width: atlasWidth, height: atlasHeight, "a coverage mask")
+        let atlas = try lease.acquire(.coverage, width: (atlasWidth + 3) / 4, height: atlasHeight, "a coverage mask")
         // The ops' descriptors (coveragecells.glsl), their points one after another (each op's
         // first point starts a chain, so no edge joins two ops), and their tile lists.
         var ops: [SIMD4<Int32>] = [], words: [UInt32] = [], masks: [GPUCoverageMask] = []

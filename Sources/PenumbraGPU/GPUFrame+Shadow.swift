@@ -43,7 +43,8 @@ extension GPUFrame {
         let program = try programs.caster(paint: paint.kind)
         shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer) }
         glUseProgram(program.name)
-        shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, 0),
+        let gpuCoverage: Int32 = plan.casterCoverage == nil && plan.casterEdges != nil ? 1 : 0
+        shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, gpuCoverage),
                                           planeRect: SIMD4(Int32(plane.x), Int32(plane.y), Int32(plane.width), Int32(plane.height)),
                                           coverageRect: bindMask(caster, unit: .coverage)))
         paint.apply(shadow.casterPaint, shared.uniforms)

@@ -117,7 +117,8 @@ struct CompositeBlock: UniformBlockMirror {
 
 /// Mirrors caster.frag's `CasterBlock`.
 struct CasterBlock: UniformBlockMirror {
-    /// The device pixel of texel (0, 0), component 0, in .xy; x: has coverage in .z.
+    /// The device pixel of texel (0, 0), component 0, in .xy; has coverage in .z; the coverage
+    /// is GPU coverage (four pixels a texel) in .w.
     var origin = SIMD4<Int32>.zero
     var planeRect = SIMD4<Int32>.zero
     var coverageRect = SIMD4<Int32>.zero

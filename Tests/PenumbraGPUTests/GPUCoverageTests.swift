@@ -51,12 +51,17 @@ final class GPUCoverageTests: XCTestCase {
         return try zip(shapes, masks).map { shape, mask in
             let region = shape.1
             glFramebufferTexture2D(glEnum(GL_FRAMEBUFFER), glEnum(GL_COLOR_ATTACHMENT0), glEnum(GL_TEXTURE_2D), mask.texture.name, 0)
-            var texels = [UInt32](repeating: 0, count: region.width * region.height * 4)
+            // Four pixels a texel, pixel 4k + j in byte j of texel k.
+            let columns = (region.width + 3) / 4
+            var texels = [UInt32](repeating: 0, count: columns * region.height * 4)
             glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 4)
-            glReadPixels(0, GLint(mask.atlasRow), GLsizei(region.width), GLsizei(region.height), glEnum(GL_RGBA_INTEGER),
+            glReadPixels(0, GLint(mask.atlasRow), GLsizei(columns), GLsizei(region.height), glEnum(GL_RGBA_INTEGER),
                          glEnum(GL_UNSIGNED_INT), &texels)
             try GPURenderer.checkGLError("reading a coverage mask")
-            return (0..<region.width * region.height).map { UInt8(clamping: texels[$0 * 4]) }
+            return (0..<region.width * region.height).map { i in
+                let (x, y) = (i % region.width, i / region.width)
+                return UInt8(truncatingIfNeeded: texels[(y * columns + x / 4) * 4] >> UInt32(8 * (x % 4)))
+            }
         }
     }
 
