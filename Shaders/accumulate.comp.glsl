@@ -22,7 +22,7 @@
 //! include coveragecells.glsl
 
 layout(local_size_x = 64) in;
-// The edges as chains of points, two points to three words (GPUCoverage's EdgeChains): point k
+// The edges as chains of points, two points to three words (PenumbraCore's CoverageEdges): point k
 // holds bits 48k to 48k + 47, x in the low 24 bits and y in the next 24; x's bit 23 marks the
 // first point of a chain. Point k and point k + 1 are an edge unless k + 1 starts a chain.
 layout(std430, binding = STORAGE_EDGES) readonly buffer Edges { uint words[]; };

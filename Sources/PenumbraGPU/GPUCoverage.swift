@@ -20,10 +20,9 @@
 //
 // Per batch of ops (GPUFrame takes the plain draws that follow one another
 // in the stream ahead of their turn, as many as fit: `fits`): their edges
-// are uploaded into a storage buffer as chains of points (EdgeChains:
-// consecutive edges share their common point, and a point takes 6 bytes,
-// two 24-bit coordinates, so an edge costs about 6 bytes rather than 16),
-// with a descriptor per op (where its points, cells, atlas rows and tile
+// are uploaded into a storage buffer as the planner packed them (chains of
+// 24-bit points, about 6 bytes an edge: CoverageEdges), with a descriptor
+// per op (where its points, cells, atlas rows and tile
 // list lie). accumulate.comp runs one invocation per edge, adding to Int32
 // cells (per op, its region's rows, width + 2 cells each) that are zero on
 // entry; resolve.comp runs one work group per row of every op (a parallel
@@ -32,8 +31,8 @@
 // stacked) and clears the cells it read, so they are zero again. Two
 // dispatches thus serve a whole batch; each op keeps its own composite, in
 // stream order. The masks hold four pixels per R32UI texel, a byte each
-// (mask.glsl's gpuMaskValue reads them). For an op's own coverage the resolve pass also lists the
-// 16 x 16 tiles where it is not 0 (tilelist.glsl), and the composite runs
+// (mask.glsl's gpuMaskValue reads them). For an op's own coverage the
+// resolve pass also lists the 16 x 16 tiles where it is not 0 (tilelist.glsl), and the composite runs
 // over those tiles only, as an indirect dispatch: a thin ring's composite
 // shades its ring, not its bounding box, and the CPU never learns where the
 // coverage lies. A single region taller than the cell buffer holds is done
@@ -78,7 +77,7 @@ final class GPUCoverage {
     private var tileStamp: Int32 = 0
     /// The side of a listed tile, in pixels (tilelist.glsl, composite.comp's work group).
     static let tileSize = 16
-    /// The most edges one dispatch covers (64 per work group).
+    /// The most points one dispatch covers (64 per work group).
     let maxEdges: Int
     /// The most work groups along x of one dispatch (resolve.comp's rows).
     let maxGroups: Int
@@ -117,7 +116,7 @@ final class GPUCoverage {
         guard edges.region.width <= GPUCoverage.maxWidth else {
             throw BackendUnavailable("a coverage region \(edges.region.width) pixels wide exceeds the GPU renderer's \(GPUCoverage.maxWidth)")
         }
-        guard 2 * edges.count + 2 <= maxEdges, edges.region.height <= maxGroups else {
+        guard edges.points <= maxEdges, edges.region.height <= maxGroups else {
             throw BackendUnavailable("a shape of \(edges.count) edges over \(edges.region.height) rows exceeds the GPU's "
                                      + "dispatch limits (\(maxEdges) points, \(maxGroups) rows)")
         }
@@ -133,7 +132,7 @@ final class GPUCoverage {
         for edges in batch {
             cells += (edges.region.width + 2) * edges.region.height
             rows += edges.region.height
-            points += 2 * edges.count + 2
+            points += edges.points
             width = max(width, edges.region.width)
         }
         return cells <= cellLimit && rows <= min(maxTextureSize, maxGroups) && points <= maxEdges
@@ -163,7 +162,6 @@ final class GPUCoverage {
         var points = 0, cells = 0, row = 0, flags = 0, listWords = 3 * batch.count
         for (index, edges) in batch.enumerated() {
             let region = edges.region, stride = region.width + 2
-            let chains = EdgeChains(edges)
             let tilesPerRow = listingTiles ? GPUCoverage.tilesPerRow(region) : 0
             let tiles = tilesPerRow * ((region.height + GPUCoverage.tileSize - 1) / GPUCoverage.tileSize)
             ops += [SIMD4(Int32(points), Int32(cells), Int32(stride), Int32(region.width)),
@@ -171,8 +169,8 @@ final class GPUCoverage {
                     SIMD4(Int32(flags), Int32(3 * index), Int32(listWords), 0)]
             masks.append(GPUCoverageMask(texture: GLTexture(name: atlas.name, rect: region), atlasRow: row,
                                          tileList: listingTiles ? (header: 3 * index, firstTile: listWords, tilesPerRow: tilesPerRow) : nil))
-            words += chains.words
-            points += chains.points
+            words += edges.words
+            points += edges.points
             cells += stride * region.height; row += region.height; flags += tiles; listWords += tiles
         }
         let single = batch.count == 1 ? batch[0] : nil
@@ -190,6 +188,8 @@ final class GPUCoverage {
         // A batch is one pass over all its rows; a single op too tall for the cells, bands of rows.
         var first = 0
         repeat {
+            // Bands after the first: the last resolve's clearing of the cells comes first.
+            if first > 0 { counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) } }
             let rows = min(bandRows, atlasHeight - first)
             uniforms.write(CoverageBlock(info: SIMD4(Int32(batch.count), Int32(points), tileStamp, 0),
                                          band: SIMD4(Int32(first), single == nil ? Int32.max : Int32(rows), 0, 0)))
@@ -200,7 +200,6 @@ final class GPUCoverage {
             }
             glUseProgram(resolve.name)
             dispatch(groups: rows)
-            counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             first += rows
         } while first < atlasHeight
         counters.barrier()
@@ -265,52 +264,5 @@ final class GPUCoverage {
             }
         }
         cellCapacity = capacity
-    }
-}
-
-/// A shape's edges as accumulate.comp reads them: chains of points, where each point after the
-/// first of its chain ends an edge that began at the point before it. A closed contour is one
-/// chain; a horizontal edge (left out) or a clipped-away part starts a new one. Points are packed
-/// two to three 32-bit words, x and y 24 bits each (they are at most 2^22, the widest region's
-/// 16384 pixels in 24.8), x's bit 23 marking a chain's first point.
-struct EdgeChains {
-    /// The packed points.
-    let words: [UInt32]
-    /// How many points there are (even: two to a triple of words, the last perhaps padding).
-    let points: Int
-    private static let chainStart: UInt32 = 1 << 23
-
-    init(_ edges: CoverageEdges) {
-        let values = edges.values
-        // At most two points per edge, three words per two points.
-        var words = [UInt32](repeating: 0, count: 3 * values.count / 4 + 3)
-        var count = 0
-        words.withUnsafeMutableBufferPointer { out in
-            @inline(__always) func append(_ x: UInt32, _ y: UInt32) {
-                let w = 3 * (count >> 1)
-                if count & 1 == 0 {
-                    out[w] = x | (y << 24)
-                    out[w + 1] = y >> 8
-                } else {
-                    out[w + 1] |= x << 16
-                    out[w + 2] = (x >> 16) | (y << 8)
-                }
-                count += 1
-            }
-            var lastX: Int32 = -1, lastY: Int32 = -1
-            values.withUnsafeBufferPointer { v in
-                for e in stride(from: 0, to: v.count, by: 4) {
-                    if v[e] != lastX || v[e + 1] != lastY { append(UInt32(v[e]) | EdgeChains.chainStart, UInt32(v[e + 1])) }
-                    append(UInt32(v[e + 2]), UInt32(v[e + 3]))
-                    lastX = v[e + 2]; lastY = v[e + 3]
-                }
-            }
-        }
-        // An odd count leaves half a triple: a point that starts a chain fills it, so no edge
-        // ends or begins there (chains of the next op in a batch follow on).
-        if count & 1 == 1 { words[3 * (count >> 1) + 2] = EdgeChains.chainStart >> 16; count += 1 }
-        words.removeLast(words.count - 3 * (count >> 1))
-        self.words = words
-        points = count
     }
 }

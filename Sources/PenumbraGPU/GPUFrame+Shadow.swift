@@ -39,12 +39,14 @@ extension GPUFrame {
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
         let casterTiles = plan.casterCoverage.map(CoverageTiles.init)
         // Whole: the caster shades whole texels, four pixels each, which may reach past a tile.
-        let caster = try plan.casterCoverage.map { try lease.mask($0) } ?? plan.casterEdges.map(coverageMask)
+        // A clip's mask (uploaded, a byte a texel) or GPU coverage (four pixels a texel).
+        let uploaded = try plan.casterCoverage.map { try lease.mask($0) }
+        let computed = uploaded == nil ? try plan.casterEdges.map(coverageMask) : nil
+        let caster = uploaded ?? computed
         let program = try programs.caster(paint: paint.kind)
         shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer) }
         glUseProgram(program.name)
-        let gpuCoverage: Int32 = plan.casterCoverage == nil && plan.casterEdges != nil ? 1 : 0
-        shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, gpuCoverage),
+        shared.uniforms.write(CasterBlock(origin: SIMD4(Int32(padded.x), Int32(padded.y), caster == nil ? 0 : 1, computed == nil ? 0 : 1),
                                           planeRect: SIMD4(Int32(plane.x), Int32(plane.y), Int32(plane.width), Int32(plane.height)),
                                           coverageRect: bindMask(caster, unit: .coverage)))
         paint.apply(shadow.casterPaint, shared.uniforms)

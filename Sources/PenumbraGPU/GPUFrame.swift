@@ -86,14 +86,13 @@ final class GPUFrame {
     private func batchedCoverage(_ draw: LoweredDraw) throws -> GPUCoverageMask? {
         guard let edges = draw.op?.edges else { return nil }
         if !batched.isEmpty { return batched.removeFirst() }
-        var batch = [edges], rows = edges.region.height
-        let limit = min(GPUFrame.maxBatchRows, lease.pool.maxSize)
+        var batch = [edges]
+        let rowLimit = min(GPUFrame.maxBatchRows, lease.pool.maxSize)
         while batch.count < GPUFrame.maxBatch, let step = stream.next() {
             lookahead.append(step)
-            guard case .draw(let next) = step, let more = next.op?.edges, rows + more.region.height <= limit,
-                  shared.coverage.fits(batch + [more], maxTextureSize: limit) else { break }
+            guard case .draw(let next) = step, let more = next.op?.edges,
+                  shared.coverage.fits(batch + [more], maxTextureSize: rowLimit) else { break }
             batch.append(more)
-            rows += more.region.height
         }
         batched = try shared.coverage.masks(batch, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)
         return batched.removeFirst()

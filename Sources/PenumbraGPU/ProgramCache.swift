@@ -104,7 +104,7 @@ final class ProgramCache {
     init(specialises: Bool = true, lookupInUniforms: Bool, weightVec4s: Int) throws {
         self.specialises = specialises
         self.lookupInUniforms = lookupInUniforms
-        composite = try ProgramCache.make("composite", [], compute: true)
+        composite = try ProgramCache.make("composite", [])
         caster = try ProgramCache.make("caster", [])
         blurX = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 0)])
         blurY = try ProgramCache.make("blur", [("WEIGHT_VEC4S", weightVec4s), ("BLUR_AXIS", 1)])
@@ -115,7 +115,7 @@ final class ProgramCache {
     func composite(paint: GPUPaint.Kind, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
         guard specialises else { return composite }
         return try variant("composite", [("PAINT_KIND", paint.rawValue), ("BLEND_MODE", mode.shaderValue),
-                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines, compute: true)
+                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
     }
 
     /// The shadow caster program for a paint kind.
@@ -126,7 +126,7 @@ final class ProgramCache {
 
     /// The coverage compute programs (accumulate.comp, resolve.comp: GPUCoverage), compiled on
     /// first use.
-    func coverage(_ pass: CoveragePass) throws -> GLProgram { try variant(pass.rawValue, [], compute: true) }
+    func coverage(_ pass: CoveragePass) throws -> GLProgram { try variant(pass.rawValue, []) }
 
     /// A filter pass program (filter.frag, filterblur.frag: ShaderSources.filterPrograms) with
     /// its defines, compiled the first time it is asked for.
@@ -137,23 +137,20 @@ final class ProgramCache {
     /// How many programs exist (generic and specialised).
     var count: Int { 4 + variants.count }
 
-    private func variant(_ name: String, _ defines: [(String, Int)], compute: Bool = false) throws -> GLProgram {
+    private func variant(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram {
         let key = name + defines.map { " \($0.0)=\($0.1)" }.joined()
         if let program = variants[key] { return program }
-        let program = try ProgramCache.make(name, defines, label: key, compute: compute)
+        let program = try ProgramCache.make(name, defines, label: key)
         variants[key] = program
         return program
     }
 
-    /// Compiles and links `name` (a compute shader, or a fragment shader drawn with the quad
-    /// vertex shader) with the defines; `label` names it in errors (the bare name by default).
-    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil,
-                             compute: Bool = false) throws -> GLProgram {
+    /// Compiles and links `name` (a compute shader when `name.comp.glsl` exists, else a fragment
+    /// shader drawn with the quad vertex shader) with the defines; `label` names it in errors
+    /// (the bare name by default).
+    private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
         let label = label ?? name
-        if compute {
-            guard let source = ShaderSources.compute(name, defines: ShaderConstants.defines + defines) else {
-                throw RenderError("GPU: no compute shader named \(name)")
-            }
+        if let source = ShaderSources.compute(name, defines: ShaderConstants.defines + defines) {
             let program = try GLProgram(label: label, compute: source)
             program.assignSamplerUnits()
             return program

@@ -11,28 +11,64 @@
 // the edges. The CPU's Accumulator feeds the clipped edges straight into its
 // cells; the GPU renderer takes them as a list (`Rasterizer.edges`), uploads
 // them and accumulates the same cells with integer atomics in a compute
-// program (coverage.comp.glsl), so the CPU computes the same Double clipping
-// once for both and the masks are equal by construction.
+// program (accumulate.comp.glsl), so both start from the same clipped,
+// rounded edges and the masks are equal by construction.
+//
+// The list is kept in the form the GPU uploads, built here once on the
+// planning threads rather than converted on the rendering thread: chains
+// of points, each point after the first of its chain ending an edge that
+// began at the point before it. A closed contour is one chain; a left-out
+// horizontal edge or a clipped-away part starts a new one. Points are
+// packed two to three 32-bit words, x and y 24 bits each (at most 2^22:
+// the widest region the GPU takes, 16384 pixels, in 24.8), x's bit 23
+// marking a chain's first point, so an edge costs about 6 bytes.
 
-/// A shape's edges clipped to a region and rounded to 24.8 fixed point, with its fill rule.
+/// A shape's edges clipped to a region and rounded to 24.8 fixed point (region coordinates,
+/// 0 <= x <= width * 256, 0 <= y <= height * 256; horizontal edges add nothing and are left
+/// out), with its fill rule, as chains of packed points.
 package struct CoverageEdges: Sendable, Equatable {
     /// The pixels the edges were clipped to; coordinates are relative to its top-left pixel.
     package let region: PixelRect
     package let rule: FillRule
-    /// Four values per edge, x0, y0, x1, y1 in 1/256 pixel, with 0 <= x <= width * 256,
-    /// 0 <= y <= height * 256 and y0 != y1 (horizontal edges add nothing and are left out).
-    package private(set) var values: [Int32] = []
+    /// The points, two to three words: point k in bits 48k to 48k + 47 (x in the low 24, y in
+    /// the next 24), x's bit 23 set on a chain's first point.
+    package private(set) var words: [UInt32] = []
+    /// How many points there are; even once the list is finished (an odd count is padded with
+    /// a chain's first point, which ends no edge).
+    package private(set) var points = 0
+    /// How many edges there are.
+    package private(set) var count = 0
+    private var lastX = -1, lastY = -1
+    /// x's bit marking a chain's first point.
+    package static let chainStart: UInt32 = 1 << 23
 
     package init(region: PixelRect, rule: FillRule) {
         self.region = region; self.rule = rule
     }
 
-    /// How many edges there are.
-    package var count: Int { values.count / 4 }
-
     mutating func append(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
         guard y0 != y1 else { return }
-        values.append(contentsOf: [Int32(x0), Int32(y0), Int32(x1), Int32(y1)])
+        if x0 != lastX || y0 != lastY { appendPoint(UInt32(x0) | CoverageEdges.chainStart, UInt32(y0)) }
+        appendPoint(UInt32(x1), UInt32(y1))
+        (lastX, lastY) = (x1, y1)
+        count += 1
+    }
+
+    private mutating func appendPoint(_ x: UInt32, _ y: UInt32) {
+        if points & 1 == 0 {
+            words.append(x | (y << 24)); words.append(y >> 8); words.append(0)
+        } else {
+            let w = words.count - 3
+            words[w + 1] |= x << 16
+            words[w + 2] = (x >> 16) | (y << 8)
+        }
+        points += 1
+    }
+
+    /// Pads an odd point count with a chain's first point: lists then follow one another in a
+    /// batch without an edge joining them.
+    mutating func finish() {
+        if points & 1 == 1 { appendPoint(CoverageEdges.chainStart, 0) }
     }
 }
 
@@ -50,6 +86,7 @@ extension Rasterizer {
                 prev = p
             }
         }
+        edges.finish()
         return edges
     }
 }
