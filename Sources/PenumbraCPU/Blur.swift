@@ -11,9 +11,10 @@
 // and blur.frag computes the same: the planes are identical whatever the
 // threads, the SIMD width or the GPU.
 //
-// Speed: skipping zero samples changes no sum, so a scan finds the content's
-// bounding box, and only that box grown by the radius (within the plane) is
-// blurred: outside it the input is 0 and so is the output. The box is blurred
+// Speed (Core's GaussianKernel.blurPlane, FilterAlpha.swift, which shadows
+// reach through the filter graph): skipping zero samples changes no sum, so
+// a scan finds the content's bounding box, and only that box grown by the
+// radius (within the plane) is blurred: outside it the input is 0 and so is the output. The box is blurred
 // by Core's interleaved blur with one channel (RGBABlur.swift, the filters'
 // RGBA blur: 16-bit pair multiply-adds, a ring of rows per thread, bands of
 // rows on the thread budget), whose window reads values outside itself as 0,
@@ -40,44 +41,7 @@ extension AlphaPlane {
 
     /// Blurs the plane in place with `kernel` (see ``blurred(with:threads:)``).
     public mutating func blur(with kernel: GaussianKernel, threads: Int? = nil) {
-        blur(with: kernel, threads: threads, cancellation: nil)
-    }
-
-    /// The blur, not started (the plane then unchanged) once `cancellation` is set.
-    mutating func blur(with kernel: GaussianKernel, threads: Int? = nil, cancellation: RenderCancellation?) {
-        let radius = kernel.radius, (width, height) = (self.width, self.height)
-        guard radius > 0, width > 0, height > 0 else { return }
-        values.withUnsafeMutableBufferPointer { plane in
-            let base = plane.baseAddress!
-            // All zero: the plane is its own blur.
-            guard let box = AlphaPlane.contentBounds(base, width: width, height: height),
-                  cancellation?.isCancelled != true else { return }
-            let x0 = max(0, box.x - radius), x1 = min(width - 1, box.x + box.width - 1 + radius)
-            let y0 = max(0, box.y - radius), y1 = min(height - 1, box.y + box.height - 1 + radius)
-            kernel.blurInterleaved(base + y0 * width + x0, rowStride: width, width: x1 - x0 + 1, height: y1 - y0 + 1,
-                                   channels: 1, threads: threads)
-        }
-    }
-
-    /// The smallest rectangle holding every non-zero value, nil when there is none.
-    private static func contentBounds(_ plane: UnsafePointer<UInt8>, width: Int, height: Int) -> PixelRect? {
-        var rowMin = height, rowMax = -1, columnMin = width, columnMax = -1
-        for y in 0..<height {
-            let row = plane + y * width
-            var first = 0
-            while first + 16 <= width && UnsafeRawPointer(row + first).loadUnaligned(as: SIMD16<UInt8>.self) == .zero { first += 16 }
-            while first < width && row[first] == 0 { first += 1 }
-            guard first < width else { continue }
-            var last = width - 1
-            while last - 15 > first && UnsafeRawPointer(row + (last - 15)).loadUnaligned(as: SIMD16<UInt8>.self) == .zero {
-                last -= 16
-            }
-            while row[last] == 0 { last -= 1 }
-            if rowMax < 0 { rowMin = y }
-            rowMax = y
-            columnMin = min(columnMin, first); columnMax = max(columnMax, last)
-        }
-        guard rowMax >= 0 else { return nil }
-        return PixelRect(x: columnMin, y: rowMin, width: columnMax - columnMin + 1, height: rowMax - rowMin + 1)
+        let (width, height) = (self.width, self.height)
+        values.withUnsafeMutableBufferPointer { kernel.blurPlane($0.baseAddress!, width: width, height: height, threads: threads) }
     }
 }

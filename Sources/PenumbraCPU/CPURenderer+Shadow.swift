@@ -1,11 +1,12 @@
 // Shadows on the CPU, executing the shared ShadowPlan (DrawPlan.swift): the op's
 // alpha (coverage times paint alpha, before the blend, without the context
 // alpha, unclipped) is rendered as if its device geometry were translated by
-// the offset, over a plane that reaches the target's frame plus the kernel
-// radius (so casters outside the canvas still shadow into it); it is blurred
-// by the shared Gaussian kernel, one horizontal and one vertical pass; then
-// composited as a fill of the shadow colour times the context alpha, with
-// coverage = blurred alpha x clip, in the op's blend mode.
+// the offset, over the plan's plane (the blur's region of interest for the
+// pixels the shadow may change); the shadow's filter graph is evaluated on it
+// by Core's FilterEvaluator (FilterAlpha.swift: the graph's gaussianBlur, one
+// horizontal and one vertical pass of the shared integer kernel, in place);
+// then composited as a fill of the shadow colour times the context alpha,
+// with coverage = blurred alpha x clip, in the op's blend mode.
 //
 // The caster's alpha is computed by the shader's alpha-only path
 // (Shader.shadeAlpha), only between each row's first and last covered pixel.
@@ -21,14 +22,22 @@ extension CPUFrame {
     /// `shader`: the op's paint moved by the shadow's offset.
     mutating func drawShadow(_ shadow: LoweredShadow, _ shader: Shader, alpha8: UInt8, mode: BlendMode, clip: CoverageMask?) {
         let plan = shadow.plan, plane = plan.plane
-        var alpha = AlphaPlane(width: plane.width, height: plane.height, values: ShadowScratch.planes.take(count: plane.area))
+        var values = ShadowScratch.planes.take(count: plane.area)
         let cancellation = self.cancellation
-        alpha.values.withUnsafeMutableBufferPointer { values in
+        values.withUnsafeMutableBufferPointer { values in
             CasterAlpha(plan: plan, shader: shader.preparedForAlpha(), values: values.baseAddress!, cancellation: cancellation).run()
         }
-        if cancellation?.isCancelled != true { alpha.blur(with: plan.kernel, cancellation: cancellation) }
+        guard cancellation?.isCancelled != true else { return ShadowScratch.planes.give(values) }
+        var services = FilterServices.cpu
+        services.blurAlpha = { plane, width, height, kernel in
+            if cancellation?.isCancelled != true { kernel.blurPlane(plane, width: width, height: height) }
+        }
+        let evaluator = FilterEvaluator(services: services, maxPixels: Int.max / 4)
+        // Cannot fail: the graph is a blur of its source, which covers the region it reads.
+        guard let alpha = try? evaluator.renderAlpha(plan.filter, in: plan.compositeRegion, source: plan.caster,
+                                                     pixels: AlphaImage(rect: plane, values: values)) else { return }
         if cancellation?.isCancelled != true {
-            let mask = CoverageMask(region: plane, values: alpha.values)
+            let mask = CoverageMask(region: alpha.rect, values: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(premultiplied8: shadow.color8),
                       alpha: alpha8, mode: mode)
         }

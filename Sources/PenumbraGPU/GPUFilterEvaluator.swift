@@ -16,6 +16,8 @@
 // - gaussianBlur: filterblur.frag's horizontal pass into an RGBA32F plane of
 //   integers over the region's columns and the grown rows, then its vertical
 //   pass into bytes, GaussianKernel's integer weights (the shadow's block);
+//   on a shadow's packed alpha plane, blur.frag's two passes over only its
+//   occupied tiles (GPUFilterEvaluator+Alpha.swift);
 // - unsharpMask: the blur's two passes, then filter.frag's combine;
 // - blendWithMask, composite (blend.glsl's integer blend), clampToExtent and
 //   the constant colour generator: one filter.frag pass each; crop: none
@@ -35,12 +37,23 @@ import PenumbraCore
 /// The pixels of a filter node on the GPU: an RGBA8 texture whose texel (0, 0) is graph pixel
 /// (rect.x, rect.y); every pixel outside `rect` is transparent.
 struct GPUFilterImage {
+    /// How the texels hold the pixels.
+    enum Format {
+        /// RGBA8, a pixel a texel, texel (0, 0) at (rect.x, rect.y).
+        case color
+        /// A shadow plane (FilterAlpha.swift): one alpha value a pixel, as integers in RGBA32F,
+        /// four horizontally adjacent pixels a texel (blur.frag), over `rect` grown by `border`
+        /// zero pixels on every side; `tiles` holds its non-zero values (nil: anywhere).
+        case packedAlpha(border: Int, tiles: CoverageTiles?)
+    }
+
     /// The texture and its framebuffer (nil when `rect` is empty).
     let surface: GLSurface?
     let rect: PixelRect
     /// Whether the evaluator gives the surface back when done with it (false for a texture it
     /// was lent: the render's target under a backdrop blur).
     let owned: Bool
+    var format: Format = .color
 
     static var transparent: GPUFilterImage { GPUFilterImage(surface: nil, rect: PixelRect(x: 0, y: 0, width: 0, height: 0), owned: false) }
 
@@ -68,7 +81,8 @@ final class GPUFilterEvaluator {
     let maxPixels: Int
     /// A node whose pixels are already on the GPU, and that image (the render's target standing
     /// for the backdrop under a backdrop blur): wherever the graph holds that node, it is that
-    /// image, whatever region is asked of it.
+    /// image, whatever region is asked of it. An owned one (a shadow's caster plane) is handed to
+    /// the graph's one use of that node, which consumes it.
     var substitute: (node: FilterNode, image: GPUFilterImage)?
     private var counters: GPUCounters { shared.counters }
 
@@ -110,7 +124,9 @@ final class GPUFilterEvaluator {
         switch filter {
         case .gaussianBlur(let radius):
             let kernel = GaussianKernel(sigma: radius)
-            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent))
+            let read = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
+            let source = try render(input, in: read)
+            if case .packedAlpha = source.format { return try blurAlpha(source, kernel, read) }
             defer { release(source) }
             return try blur(source, kernel, region)
         case .unsharpMask(let radius, let intensity):

@@ -6,8 +6,8 @@
 // passes follow, and the stream's draw then writes the result 1:1 with `copy`
 // under the shape's coverage times the clip, as on the CPU, as placed pixels
 // (a 1:1 placement samples exactly its texels, as the CPU's does). The
-// graph's source is a node of the target's extent without pixels (a cropped
-// generator), for which the evaluator substitutes the target's texture.
+// graph's source is a node of the target's extent without pixels
+// (`FilterNode.standIn`), for which the evaluator substitutes the target's texture.
 
 import PenumbraCore
 
@@ -21,8 +21,7 @@ extension GPUFrame {
                                            sparseLimit: sparseLimit, maxPixels: Int.max / 4)
         // The backdrop: a pixel-less node of the target's extent, standing for the target's texture.
         let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let backdrop = FilterNode.generator(.constantColor(.clear))
-            .cropped(to: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height)))
+        let backdrop = FilterNode.standIn(extent: whole)
         evaluator.substitute = (backdrop, GPUFilterImage(surface: target.surface, rect: whole, owned: false))
         let replacement = try evaluator.render(blur.replacement(over: backdrop), in: local)
         // The replacement covers the whole request (the blur of the target's extent reaches past it).

@@ -72,29 +72,14 @@ extension GPUFrame {
         glBindTexture(glEnum(GL_TEXTURE_2D), shared.lookup)
     }
 
-    /// Draws the quad over `rect` (target pixels) of a target of the given size, scissored to it;
-    /// with `tiles` (target pixels, within `rect`), only those rectangles.
-    func drawQuad(_ rect: PixelRect, targetWidth: Int, targetHeight: Int, tiles: [PixelRect]? = nil) {
-        shared.uniforms.write(QuadBlock(quad: SIMD4<Float>(Float(rect.x), Float(rect.y), Float(rect.maxX), Float(rect.maxY)),
-                                        target: SIMD4<Float>(Float(targetWidth), Float(targetHeight), tiles == nil ? 0 : 1, 0)))
-        glViewport(0, 0, GLsizei(targetWidth), GLsizei(targetHeight))
-        glEnable(glEnum(GL_SCISSOR_TEST))
-        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-        glDisable(glEnum(GL_BLEND))
-        shared.counters.frame.drawCalls += 1
-        shared.counters.frame.passes += 1
-        if let tiles {
-            let count = shared.loadTiles(tiles)
-            shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLES), 0, GLsizei(count)) }
-            glDisableVertexAttribArray(0)
-        } else {
-            shared.counters.driver { glDrawArrays(glEnum(GL_TRIANGLE_STRIP), 0, 4) }
-        }
-    }
-
     /// The rectangles (device grid) of the occupied tiles within `region`, or nil (the whole
     /// region) when they cover `sparseLimit` of it or more (nothing much to skip).
     func occupied(_ tiles: CoverageTiles?, within region: PixelRect) -> [PixelRect]? {
+        GPUFrame.occupied(tiles, within: region, sparseLimit: sparseLimit)
+    }
+
+    /// ``occupied(_:within:)`` with the renderer's `sparseLimit` given.
+    static func occupied(_ tiles: CoverageTiles?, within region: PixelRect, sparseLimit: Double) -> [PixelRect]? {
         guard let tiles else { return nil }
         let rects = tiles.rects(within: region)
         let area = rects.reduce(0) { $0 + $1.area }

@@ -77,6 +77,14 @@ final class FocusedParityTests: XCTestCase {
             c.setShadow(offset: Size(width: 30.5, height: 0), blur: 3)
             c.fill(Path(rect: Rect(x: -30, y: 10, width: 25, height: 20)))
         }
+        // Clipped to a corner of its reach: the caster plane is only the clip's region of interest.
+        try check("shadow-clipped-small", width: 96, height: 80) { c in
+            c.clip(to: Path(rect: Rect(x: 70, y: 58, width: 13, height: 11)))
+            c.setShadow(offset: Size(width: 4, height: 6), blur: 14, color: Color(red: 0, green: 0.1, blue: 0.2, alpha: 0.7))
+            c.fill(Path(ellipseIn: Rect(x: 6, y: 4, width: 70, height: 60)))
+            c.drawLinearGradient(stops: [GradientStop(offset: 0, color: .white), GradientStop(offset: 1, color: Color(red: 0, green: 0.5, blue: 0, alpha: 0.4))],
+                                 start: Point(x: 60, y: 50), end: Point(x: 90, y: 75), extendStart: true, extendEnd: true)
+        }
     }
 
     func testNineSliceTemplateFlipAndCrop() throws {

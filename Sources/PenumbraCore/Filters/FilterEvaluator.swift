@@ -5,10 +5,9 @@
 // and asks its inputs for what that needs:
 //
 // - colour filters, blendWithMask, composite, crop: the same pixels;
-// - gaussianBlur and unsharpMask: the region grown by the kernel radius
-//   (its pixels outside the input's extent are transparent, so the blur's
-//   zero edge rule is the extent's), only its part inside the extent when
-//   that still covers the region;
+// - gaussianBlur and unsharpMask: the region and its part grown by the
+//   kernel radius inside the input's extent (outside the extent the input is
+//   transparent, so the blur's zero edge rule is the extent's);
 // - clampToExtent: the part of the input's extent under the region's rows
 //   and columns, each output pixel reading the nearest one;
 // - affineTransform: the whole (finite) input, drawn by the renderer.
@@ -33,12 +32,18 @@ package struct FilterServices: Sendable {
     /// Blurs a premultiplied RGBA8 bitmap in place with `kernel` (zeros outside): each channel
     /// exactly as a shadow's alpha plane is blurred (``GaussianKernel/blurRGBA(_:threads:)``).
     package var blurImage: @Sendable (_ bitmap: inout Bitmap, _ kernel: GaussianKernel) -> Void
+    /// Blurs a U8 plane of `width` x `height` values in place with `kernel` (zeros outside): a
+    /// shadow's caster (FilterAlpha.swift).
+    package var blurAlpha: @Sendable (_ plane: UnsafeMutablePointer<UInt8>, _ width: Int, _ height: Int,
+                                      _ kernel: GaussianKernel) -> Void
 
-    /// Services drawing display lists with `render`; `blurImage` defaults to Core's interleaved
-    /// RGBA blur, which every renderer shares.
+    /// Services drawing display lists with `render`; the blurs default to Core's interleaved
+    /// blur (four channels and one), which every renderer shares.
     package init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
-                blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) }) {
-        self.render = render; self.blurImage = blurImage
+                blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) },
+                blurAlpha: @escaping @Sendable (UnsafeMutablePointer<UInt8>, Int, Int, GaussianKernel) -> Void
+                    = { $3.blurPlane($0, width: $1, height: $2) }) {
+        self.render = render; self.blurImage = blurImage; self.blurAlpha = blurAlpha
     }
 }
 
@@ -252,7 +257,7 @@ package struct FilterEvaluator: Sendable {
 
     // MARK: Regions
 
-    private func checkSize(_ region: PixelRect) throws {
+    func checkSize(_ region: PixelRect) throws {
         guard region.width <= maxPixels, region.height <= maxPixels, region.area <= maxPixels else {
             throw FilterError("a filter needs a region of \(region.width) x \(region.height) pixels, over the limit of \(maxPixels)")
         }

@@ -7,10 +7,10 @@
 //
 // - A request for `region` of a node computes `region ∩ extent` (its
 //   "computed region"); outside it the result is transparent.
-// - gaussianBlur and unsharpMask read their computed region grown by the
-//   kernel's radius, trimmed to the input's extent when that still covers
-//   the region; the edges of what is read are the blur's zero edge (the
-//   input is transparent outside its extent anyway).
+// - gaussianBlur and unsharpMask read their computed region and the part of
+//   it grown by the kernel's radius that lies in the input's extent (the
+//   bounding box of both); the edges of what is read are the blur's zero
+//   edge (the input is transparent outside its extent anyway).
 // - clampToExtent reads the part of its input's extent under the region's
 //   rows and columns (ClampRegions), or the region itself when the input is
 //   infinite, or nothing when the input is empty.
@@ -39,15 +39,18 @@ extension FilterNode {
 
 extension ImageFilter {
     /// The input region a gaussianBlur or unsharpMask of sigma `radius` reads for `region`: the
-    /// region grown by the kernel's radius, but only its part within the input's extent when that
-    /// still covers `region` (outside the extent the input is transparent, and the blur reads
-    /// values outside its source as 0, so the region's pixels are the same; a region inside the
-    /// extent then costs no margin).
+    /// smallest rectangle holding `region` and the part of the region grown by the kernel's
+    /// radius that lies within the input's extent. Outside the extent the input is transparent
+    /// and the blur reads values outside its source as 0, so the region's pixels are those of
+    /// the whole grown region; the region itself is kept so that the blur's output covers it (a
+    /// region inside the extent then costs no margin, a shadow's plane no more than its reach).
     package static func blurInputRegion(_ region: PixelRect, radius: Double, inputExtent: FilterExtent) -> PixelRect {
         let grown = region.grown(by: GaussianKernel.radius(forSigma: radius))
         guard let extent = inputExtent.rect else { return grown }
         let window = grown.intersection(extent)
-        return window.intersection(region) == region ? window : grown
+        if window.isEmpty { return region }
+        let x0 = min(region.x, window.x), y0 = min(region.y, window.y)
+        return PixelRect(x: x0, y: y0, width: max(region.maxX, window.maxX) - x0, height: max(region.maxY, window.maxY) - y0)
     }
 
     /// What clampToExtent reads for `region` of an input of extent `inputExtent`.

@@ -5,12 +5,17 @@
 // differ in how they execute a plan, never in the plan: parity of geometry
 // holds by construction.
 //
-// The shadow plane: the caster is the op's geometry translated by the
-// offset (so fractional offsets are exact), rendered over the target's
-// frame grown by the kernel radius (what lies outside the canvas still
-// casts its shadow in), trimmed to the caster's own bounds grown by the
-// radius. A layer that casts a shadow is grown by `ShadowPlan.margin` so
-// that its content outside the canvas exists to cast it.
+// The shadow is a filter graph (FilterAlpha.swift): the caster's alpha, a
+// stand-in node whose extent is the caster's bounds within the target's
+// frame grown by the kernel radius (what lies outside the canvas still casts
+// its shadow in), blurred by gaussianBlur. The caster is the op's geometry
+// translated by the offset (so fractional offsets are exact). The graph's
+// rules decide the rectangles: the composite writes the blur's extent within
+// the frame and the clip's region, and the caster's plane is the blur's
+// region of interest for it (FilterRegions.swift), so a shadow clipped to a
+// small region renders and blurs only what that region reads. A layer that
+// casts a shadow is grown by `ShadowPlan.margin` so that its content outside
+// the canvas exists to cast it.
 
 /// What a command covers before the clip.
 @usableFromInline package enum DrawGeometry: Sendable {
@@ -68,6 +73,12 @@
 /// The shadow of one op, resolved to pixels.
 @usableFromInline package struct ShadowPlan: Sendable {
     package let kernel: GaussianKernel
+    /// The caster's alpha in the shadow's graph: a stand-in node of the caster's extent, for
+    /// which each renderer substitutes the plane it renders the caster into.
+    package let caster: FilterNode
+    /// The shadow's graph: the caster blurred by the kernel. Its value over `compositeRegion`
+    /// is the coverage of the shadow colour's fill.
+    package var filter: FilterNode { .filtered(caster, .gaussianBlur(radius: kernel.sigma)) }
     /// Device offset of the shadow (the paint is sampled at the pixel centre minus it).
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
@@ -85,28 +96,32 @@
                   form: CoverageForm = .masks) {
         let kernel = GaussianKernel(sigma: shadow.sigma)
         let reach = frame.grown(by: kernel.radius)
-        var plane = reach
-        var caster: CoverageMask?, edges: CoverageEdges?
+        // The caster's extent: its bounds within the reach (all of it for a layer's plane).
+        var extent = reach
+        var moved: DeviceShape?, clipMask: CoverageMask?
         switch geometry {
         case .shape(let shape):
-            let moved = shape.offsetBy(shadow.offset)
-            guard let region = Rasterizer.region(of: moved, within: reach) else { return nil }
-            plane = region.grown(by: kernel.radius).intersection(reach)
-            (caster, edges) = form.coverage(of: moved, in: plane)
+            moved = shape.offsetBy(shadow.offset)
+            guard let region = Rasterizer.region(of: moved!, within: reach) else { return nil }
+            extent = region
         case .clipArea(let clipIndex):
             if let clipIndex {
                 guard let m = ClipCoverage.mask(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach) else { return nil }
-                plane = m.region.grown(by: kernel.radius).intersection(reach)
-                caster = m
+                extent = m.region
+                clipMask = m
             }
         case .plane:
             break
         }
-        var region = plane.intersection(frame)
+        let caster = FilterNode.standIn(extent: extent)
+        let filter = FilterNode.filtered(caster, .gaussianBlur(radius: kernel.sigma))
+        guard case .finite(let blurred) = filter.extent else { return nil }
+        var region = blurred.intersection(frame)
         if let clipRegion { region = region.intersection(clipRegion) }
-        guard !plane.isEmpty, !region.isEmpty else { return nil }
-        self.kernel = kernel; offset = shadow.offset; self.plane = plane
-        casterCoverage = caster; casterEdges = edges; compositeRegion = region
+        guard !extent.isEmpty, !region.isEmpty else { return nil }
+        let plane = ImageFilter.blurInputRegion(region, radius: kernel.sigma, inputExtent: .finite(extent))
+        self.kernel = kernel; self.caster = caster; offset = shadow.offset; self.plane = plane; compositeRegion = region
+        (casterCoverage, casterEdges) = moved.map { form.coverage(of: $0, in: plane) } ?? (clipMask, nil)
     }
 
     /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the
