@@ -14,7 +14,7 @@ final class ParityCommandTests: XCTestCase {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         // Standard error goes to a file so that neither pipe can fill up while the other is read.
         let errURL = temp.appendingPathComponent(".stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: errURL.path, contents: nil), "cannot create \(errURL.path)")
         let err = try FileHandle(forWritingTo: errURL)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let out = Pipe()
