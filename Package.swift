@@ -52,12 +52,14 @@ let package = Package(
         .target(name: "CMallocStats", path: "Sources/CMallocStats"),
         // The RGBA blur's row functions in AVX2, called only where the CPU runs them (RGBABlur.swift).
         .target(name: "CBlurKernels", path: "Sources/CBlurKernels"),
+        // The image row sampler's kernel in AVX2, called only where the CPU runs it (ImageRowSampler.swift).
+        .target(name: "CSampleKernels", path: "Sources/CSampleKernels"),
 
         // MARK: Swift
         .target(name: "PenumbraCore", dependencies: ["CPNG", "CBlurKernels"], path: "Sources/PenumbraCore"),
         .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
                 path: "Sources/PenumbraIO"),
-        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore"], path: "Sources/PenumbraCPU"),
+        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore", "CSampleKernels"], path: "Sources/PenumbraCPU"),
         .target(
             name: "PenumbraShaders", path: "Shaders",
             resources: [

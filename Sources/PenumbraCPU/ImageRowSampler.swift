@@ -10,7 +10,42 @@
 // bytes are those of ImageShader's per-pixel path by construction: the same
 // integers, the same `FixedImageAxis.pair` clamp and `bilinearMix` (its
 // multiply-saving form, an integer identity).
+//
+// Where the CPU runs AVX2, whole groups of eight pixels go to CSampleKernels'
+// 256-bit kernel (penumbra_sample.c: the same integers, each texel pair made
+// adjacent so one load reads it), the rest of the row to the Swift loop;
+// `PENUMBRA_IMAGE_ROWS=portable` keeps every pixel on the Swift loop (to time
+// both in one binary), and ImageRowKernelTests compares the two.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSampleKernels
 import PenumbraCore
+
+/// Which code shades the row sampler's groups of eight pixels.
+enum ImageRowCode: Sendable, CaseIterable {
+    /// The Swift loop alone, on every CPU.
+    case portable
+    /// CSampleKernels' AVX2 kernel for groups of eight, where the CPU runs it.
+    case avx2
+
+    var isSupported: Bool { self == .portable || RGBABlurRowCode.cpuHasAVX2 }
+
+    /// The fastest code this CPU runs, decided once per process (`PENUMBRA_IMAGE_ROWS=portable`
+    /// picks the Swift loop).
+    static let fastest: ImageRowCode = {
+        if let choice = getenv("PENUMBRA_IMAGE_ROWS"), String(cString: choice) == "portable" { return .portable }
+        #if arch(x86_64)
+        return RGBABlurRowCode.cpuHasAVX2 ? .avx2 : .portable
+        #else
+        return .portable
+        #endif
+    }()
+}
 
 struct ImageRowSampler {
     let horizontal: FixedAffine, vertical: FixedAffine
@@ -29,14 +64,26 @@ struct ImageRowSampler {
         columns = (h.regions[1].first, h.regions[1].last); rows = (v.regions[1].first, v.regions[1].last)
     }
 
+    /// A sampler of the given maps and clamping bounds (tests).
+    init(horizontal: FixedAffine, vertical: FixedAffine, columns: (first: Int32, last: Int32), rows: (first: Int32, last: Int32)) {
+        self.horizontal = horizontal; self.vertical = vertical; self.columns = columns; self.rows = rows
+    }
+
     /// Shades pixels x0..<x0+count of row y from `texels` (RGBA8, `width` texels a row).
     @inline(__always)
     func shade(y: Int, x0: Int, count: Int, texels: UnsafePointer<UInt8>, width: Int,
-               colors: UnsafeMutablePointer<SIMD4<UInt8>>) {
+               colors: UnsafeMutablePointer<SIMD4<UInt8>>, code: ImageRowCode = .fastest) {
         var qx = horizontal.at(x0, y), qy = vertical.at(x0, y)
         let stepX = horizontal.stepX, stepY = vertical.stepX
+        var first = 0
+        if code == .avx2, count >= 8, vectorFits(qx, qy, groups: count >> 3, texelBytes: width &* (Int(rows.last) &+ 1) &* 4) {
+            first = count & ~7
+            penumbra_sample_row_avx2(texels, width, qx, qy, stepX, stepY, columns.first, columns.last, rows.first, rows.last,
+                                     first, UnsafeMutableRawPointer(colors).assumingMemoryBound(to: UInt8.self))
+            qx = horizontal.at(x0 &+ first, y); qy = vertical.at(x0 &+ first, y)
+        }
         let stride = width &* 4
-        for i in 0..<count {
+        for i in first..<count {
             let h = FixedImageAxis.pair(qx, columns.first, columns.last)
             let v = FixedImageAxis.pair(qy, rows.first, rows.last)
             let top = texels + Int(v.x0) &* stride, bottom = texels + Int(v.x1) &* stride
@@ -51,5 +98,19 @@ struct ImageRowSampler {
             colors[i] = SIMD4<UInt8>(truncatingIfNeeded: (upper &<< 8 &+ (lower &- upper) &* v.weight &+ 32768) &>> 16)
             qx &+= stepX; qy &+= stepY
         }
+    }
+
+    /// Whether the kernel's conditions hold for `groups` groups of eight from (qx, qy): at least
+    /// two texels each way (its pairs are adjacent), texel offsets within 31 bits, and every
+    /// position's integer part within [-2^22, 2^22), checked at both ends (positions are affine).
+    private func vectorFits(_ qx: Int64, _ qy: Int64, groups: Int, texelBytes: Int) -> Bool {
+        guard columns.first < columns.last, rows.first < rows.last, texelBytes < Int(Int32.max) - 8 else { return false }
+        let limit: Int64 = 1 << 46, span = Int64(groups * 8 - 1)
+        func inRange(_ q: Int64, _ step: Int64) -> Bool {
+            let (move, o1) = step.multipliedReportingOverflow(by: span)
+            let (last, o2) = q.addingReportingOverflow(move)
+            return !o1 && !o2 && q >= -limit && q < limit && last >= -limit && last < limit
+        }
+        return inRange(qx, horizontal.stepX) && inRange(qy, vertical.stepX)
     }
 }

@@ -84,7 +84,8 @@ package enum RGBABlurRowCode: Sendable, CaseIterable {
         return cpuHasAVX2 ? .avx2 : .portable
     }()
 
-    private static let cpuHasAVX2: Bool = {
+    /// Whether this CPU (and its OS) runs AVX2 code, decided once per process.
+    package static let cpuHasAVX2: Bool = {
         #if arch(x86_64)
         penumbra_blur_has_avx2() != 0
         #else
