@@ -36,7 +36,17 @@ public final class CPURenderer: Renderer {
 struct RenderTarget {
     var bitmap: Bitmap
     var frame: PixelRect
-    init(frame: PixelRect) { self.frame = frame; bitmap = Bitmap(width: frame.width, height: frame.height) }
+    /// A target of transparent pixels, or of `fill` written once (no zeroing pass before it).
+    init(frame: PixelRect, fill: Color? = nil) {
+        self.frame = frame
+        guard let fill, frame.area > 0 else { bitmap = Bitmap(width: frame.width, height: frame.height); return }
+        let color = fill.premultiplied8, count = frame.area
+        let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            UnsafeMutableRawPointer(buffer.baseAddress!).initializeMemory(as: SIMD4<UInt8>.self, repeating: color, count: count)
+            initialized = count * 4
+        }
+        bitmap = Bitmap(width: frame.width, height: frame.height, pixels: pixels)
+    }
 }
 
 /// The state of one render: the current target, the layers below it, and the lowered draw
@@ -53,8 +63,7 @@ struct CPUFrame {
     static let cancellationRows = 32
 
     init(list: DisplayList) {
-        target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height))
-        if let bg = list.background { target.bitmap.fill(with: bg) }
+        target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), fill: list.background)
         stream = DrawStream(list)
     }
 
@@ -134,15 +143,5 @@ struct CPUFrame {
         for i in 0..<width { out[i] = 255 }
         coverage?.multiplyRow(y: y, x0: x0, into: out)
         clip?.multiplyRow(y: y, x0: x0, into: out)
-    }
-}
-
-extension Bitmap {
-    /// Fills every pixel with the colour, premultiplied and rounded (halves up).
-    mutating func fill(with color: Color) {
-        let bytes = color.premultiplied8
-        pixels.withUnsafeMutableBytes { raw in
-            raw.withMemoryRebound(to: SIMD4<UInt8>.self) { $0.update(repeating: bytes) }
-        }
     }
 }
