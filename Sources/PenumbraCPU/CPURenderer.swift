@@ -111,7 +111,7 @@ struct CPUFrame {
                             alpha: UInt8, mode: BlendMode) {
         let frame = target.frame, cancellation = self.cancellation
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
-            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, alpha: alpha, mode: mode)
+            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, alpha: alpha, mode: mode, region: region)
             RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
                 let scratch = SpanCompositor.Scratch(width: region.width)
                 for y in rows {

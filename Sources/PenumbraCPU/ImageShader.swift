@@ -48,6 +48,22 @@ struct ImageShader: Shader {
         rows = nil
     }
 
+    /// Whether ``shadeOpaqueRun(y:x0:count:into:)`` applies: the row path runs and every texel is
+    /// opaque (one scan of the bitmap, made only when it is at most four times the `region` drawn).
+    func shadesOpaqueRuns(over region: PixelRect) -> Bool {
+        guard rows != nil, bitmap.width * bitmap.height <= 4 * region.area else { return false }
+        return bitmap.isOpaque
+    }
+
+    /// The row path's colours for pixels `x0..<x0+count` of row `y`, written to `colors` (the
+    /// target's pixels, for a fully covered run whose samples are all opaque).
+    func shadeOpaqueRun(y: Int, x0: Int, count: Int, into colors: UnsafeMutablePointer<SIMD4<UInt8>>) {
+        guard let rows, count > 0 else { return }
+        bitmap.pixels.withUnsafeBufferPointer { px in
+            rows.shade(y: y, x0: x0, count: count, texels: px.baseAddress!, width: bitmap.width, colors: colors)
+        }
+    }
+
     func shade(y: Int, x0: Int, count: Int,
                colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
         guard count > 0, bitmap.width > 0, bitmap.height > 0 else { return }

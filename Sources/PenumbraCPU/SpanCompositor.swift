@@ -8,6 +8,11 @@
 //     result = div255(dst (255 - t) + blend(src, dst) t)
 // as the row compositor computes it, whatever the run boundaries
 // (docs/ARITHMETIC.md).
+//
+// One shortcut, the same bytes: an opaque image drawn with the row path in
+// normal or copy mode at full context alpha writes a fully covered run's
+// samples straight into the target (the composite of an opaque source at
+// coverage 255 is the source), skipping the scratch and the row compositor.
 import PenumbraCore
 
 struct SpanCompositor {
@@ -31,12 +36,21 @@ struct SpanCompositor {
     let mode: BlendMode
     /// The paint's colour times the context alpha, when the paint is solid.
     let solid: SIMD4<UInt8>?
+    /// The image whose fully covered runs are written straight into the target (see above).
+    let opaqueImage: ImageShader?
 
+    /// `region`: the pixels the op composites (whether an opaque image is worth scanning).
     init(pixels: UnsafeMutableBufferPointer<UInt8>, frame: PixelRect, shader: Shader, alpha: UInt8,
-         mode: BlendMode) {
+         mode: BlendMode, region: PixelRect) {
         self.pixels = pixels; self.frame = frame; self.shader = shader
         self.alpha = alpha; self.mode = mode
         solid = (shader as? SolidShader).map { SpanCompositor.scaled($0.color8, by: alpha) }
+        if alpha == 255, mode == .normal || mode == .copy, let image = shader as? ImageShader,
+           image.shadesOpaqueRuns(over: region) {
+            opaqueImage = image
+        } else {
+            opaqueImage = nil
+        }
     }
 
     /// `div255(c x alpha)` per lane (c itself when alpha is 255).
@@ -56,6 +70,12 @@ struct SpanCompositor {
                 mode.blendRow(source: solid, coverage: UnsafeBufferPointer(start: coverage, count: count), destination: destination)
             } else {
                 mode.blendRow(source: solid, coverage: constant, count: count, destination: destination)
+            }
+            return
+        }
+        if coverage == nil, constant == 255, let opaqueImage {
+            UnsafeMutableRawPointer(destination.baseAddress!).withMemoryRebound(to: SIMD4<UInt8>.self, capacity: count) {
+                opaqueImage.shadeOpaqueRun(y: y, x0: x, count: count, into: $0)
             }
             return
         }

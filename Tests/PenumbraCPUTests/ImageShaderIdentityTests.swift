@@ -180,3 +180,54 @@ final class ImageRowSamplerTests: XCTestCase {
         XCTAssertGreaterThan(rowPathDraws, 50, "the row path was exercised")
     }
 }
+
+/// An opaque image's fully covered runs written straight into the target give the bytes of the
+/// row compositor (shade into scratch, then normal or copy at coverage 255).
+final class OpaqueRunTests: XCTestCase {
+    func testDirectRunsGiveTheCompositorsBytes() throws {
+        var rng = SplitMix64(seed: 0x5eed_0bad)
+        var direct = 0
+        for i in 0..<60 {
+            var bitmap = Bitmap(width: 2 + Int(rng.next() % 40), height: 2 + Int(rng.next() % 30))
+            for y in 0..<bitmap.height { for x in 0..<bitmap.width {
+                bitmap[x, y] = SIMD4(UInt8(truncatingIfNeeded: rng.next()), UInt8(truncatingIfNeeded: rng.next()),
+                                     UInt8(truncatingIfNeeded: rng.next()), 255)
+            } }
+            let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: rng.transform(),
+                                 rect: Rect(x: rng.double(in: -20...20), y: rng.double(in: -20...20),
+                                            width: rng.double(in: 20...90), height: rng.double(in: 20...70)))
+            guard case .image(let paint) = PaintPlan(image: draw, offset: .zero) else { return XCTFail("not an image paint") }
+            let shader = ImageShader(paint)
+            let mode: BlendMode = i % 2 == 0 ? .normal : .copy
+            let region = PixelRect(x: 0, y: 0, width: 64, height: 64)
+            var target = [UInt8](repeating: 0, count: 64 * 64 * 4)
+            for j in target.indices { target[j] = UInt8(truncatingIfNeeded: rng.next()) }
+            var expected = target
+            target.withUnsafeMutableBufferPointer { px in
+                let compositor = SpanCompositor(pixels: px, frame: region, shader: shader, alpha: 255, mode: mode, region: region)
+                if compositor.opaqueImage == nil { return }
+                direct += 1
+                let scratch = SpanCompositor.Scratch(width: 64)
+                for y in 0..<64 {
+                    let x0 = Int(rng.next() % 20), count = 1 + Int(rng.next() % UInt64(64 - x0))
+                    compositor.composite(y: y, x: x0, count: count, coverage: nil, constant: 255, scratch)
+                    // The general path by hand: shade into scratch, composite at coverage 255.
+                    let coverage = [UInt8](repeating: 255, count: count)
+                    var colors = [SIMD4<UInt8>](repeating: .zero, count: count), cov = coverage
+                    colors.withUnsafeMutableBufferPointer { c in cov.withUnsafeMutableBufferPointer { k in
+                        shader.shade(y: y, x0: x0, count: count, colors: c.baseAddress!, coverage: k.baseAddress!)
+                    } }
+                    XCTAssertEqual(colors.first?.w, 255, "an opaque image shades opaque colours")
+                    expected.withUnsafeMutableBufferPointer { e in
+                        colors.withUnsafeBufferPointer { c in coverage.withUnsafeBufferPointer { k in
+                            mode.blendRow(sources: c, coverage: k,
+                                          destination: UnsafeMutableBufferPointer(rebasing: e[((y * 64 + x0) * 4)...]))
+                        } }
+                    }
+                }
+            }
+            XCTAssertEqual(target, expected, "draw \(i)")
+        }
+        XCTAssertGreaterThan(direct, 40, "the direct runs were exercised")
+    }
+}
