@@ -18,9 +18,9 @@
 //     instructions of zlib's deflate at the same level, BENCHMARKS.md) as a
 //     complete raw deflate stream. libdeflate has no flush, so a band that is
 //     not the last is turned into a non-final, byte-aligned piece the way
-//     zlib's Z_SYNC_FLUSH ends one: zlib's inflate, stopping at every block
-//     boundary (Z_BLOCK), finds the bit where the band's last block header
-//     starts and the bit where that block ends; the header's BFINAL bit is
+//     zlib's Z_SYNC_FLUSH ends one: a walk of the band's Huffman codes
+//     (deflate_blocks.c, no output produced) finds the bit where the band's
+//     last block header starts and the bit where that block ends; the header's BFINAL bit is
 //     cleared and an empty stored block (3 zero bits, padding, 00 00 FF FF)
 //     is appended. Concatenated behind a zlib header and followed by the
 //     Adler-32 of the whole stream (per-band Adler-32s joined with
@@ -38,6 +38,7 @@
 #include <zlib.h>
 
 #include "penumbra_png.h"
+#include "deflate_blocks.h"
 
 /// Filtered bytes per band (rounded to whole rows, at least one row): large enough that starting
 /// each band without the history before it costs little ratio, small enough to share the work.
@@ -161,44 +162,6 @@ static void filter_band(const encode_job *job, uint32_t first, uint32_t end, uin
 
 // MARK: - Deflate
 
-/// In a complete raw deflate stream, the bit where its last block's header starts and the bit
-/// just past that block's end (bits counted LSB first from byte 0), found by zlib's inflate
-/// stopping at every block boundary; 1 when the stream does not decode.
-static int locate_last_block(const uint8_t *bytes, size_t size, size_t *header_bit, size_t *end_bit) {
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    if (inflateInit2(&stream, -15) != Z_OK) return 1;
-    static __thread uint8_t sink[65536];  // the output is not needed, only the block boundaries
-    stream.next_in = (Bytef *)bytes;
-    stream.avail_in = (uInt)size;
-    size_t boundary = 0, end = 0;  // the first header starts at bit 0
-    int status;
-    for (;;) {
-        stream.next_out = sink;
-        stream.avail_out = sizeof sink;
-        status = inflate(&stream, Z_BLOCK);
-        if (status == Z_STREAM_END) break;
-        if (status != Z_OK) {
-            inflateEnd(&stream);
-            return 1;
-        }
-        // At a block's end (data_type & 128): total_in bytes taken, the low six bits of data_type
-        // of them unused; data_type & 64 says whether the block that ended was the last.
-        if (stream.data_type & 128) {
-            size_t bit = (size_t)stream.total_in * 8 - (size_t)(stream.data_type & 63);
-            if (stream.data_type & 64) end = bit; else boundary = bit;
-        }
-    }
-    if (end == 0) {
-        inflateEnd(&stream);
-        return 1;
-    }
-    *header_bit = boundary;
-    *end_bit = end;
-    inflateEnd(&stream);
-    return 0;
-}
-
 static int deflate_band(encode_job *job, struct libdeflate_compressor *compressor, uint32_t band) {
     uint32_t first = band * job->rows_per_band;
     uint32_t end = first + job->rows_per_band < job->height ? first + job->rows_per_band : job->height;
@@ -212,7 +175,7 @@ static int deflate_band(encode_job *job, struct libdeflate_compressor *compresso
     if (output->size == 0) return 1;
     if (band + 1 == job->band_count) return 0;  // the last band ends the stream as it is
     size_t header_bit, end_bit;
-    if (locate_last_block(output->bytes, output->size, &header_bit, &end_bit) != 0) return 1;
+    if (penumbra_deflate_last_block(output->bytes, output->size, &header_bit, &end_bit) != 0) return 1;
     output->bytes[header_bit >> 3] &= (uint8_t)~(1u << (header_bit & 7));    // BFINAL = 0
     size_t used = (end_bit + 7) >> 3;
     if (end_bit & 7) output->bytes[end_bit >> 3] &= (uint8_t)((1u << (end_bit & 7)) - 1);
