@@ -143,18 +143,25 @@ final class ImageShaderIdentityTests: XCTestCase {
     }
 }
 
+/// A random premultiplied image of `smallest` to `smallest + 39` x `smallest + 29` pixels, every
+/// alpha 255 when `opaque`.
+private func randomImage(_ rng: inout SplitMix64, smallest: Int, opaque: Bool) -> Bitmap {
+    var bitmap = Bitmap(width: smallest + Int(rng.next() % 40), height: smallest + Int(rng.next() % 30))
+    for y in 0..<bitmap.height { for x in 0..<bitmap.width {
+        let a = opaque ? 255 : UInt8(truncatingIfNeeded: rng.next())
+        bitmap[x, y] = SIMD4(premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a),
+                             premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a), premultiply(9, alpha: a), a)
+    } }
+    return bitmap
+}
+
 /// The branch-free row path gives the per-pixel path's bytes on every pixel it shades.
 final class ImageRowSamplerTests: XCTestCase {
     func testTheRowPathGivesThePerPixelBytes() throws {
         var rng = SplitMix64(seed: 0x0123_4567)
         var rowPathDraws = 0
         for i in 0..<200 {
-            var bitmap = Bitmap(width: 1 + Int(rng.next() % 40), height: 1 + Int(rng.next() % 30))
-            for y in 0..<bitmap.height { for x in 0..<bitmap.width {
-                let a = UInt8(truncatingIfNeeded: rng.next())
-                bitmap[x, y] = SIMD4(premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a),
-                                     premultiply(UInt8(truncatingIfNeeded: rng.next()), alpha: a), premultiply(9, alpha: a), a)
-            } }
+            let bitmap = randomImage(&rng, smallest: 1, opaque: false)
             let draw = ImageDraw(bitmap: bitmap, scale: 1 + Double(rng.next() % 3), transform: rng.transform(),
                                  rect: Rect(x: rng.double(in: -20...20), y: rng.double(in: -20...20),
                                             width: rng.double(in: 1...90), height: rng.double(in: 1...70)),
@@ -188,11 +195,7 @@ final class OpaqueRunTests: XCTestCase {
         var rng = SplitMix64(seed: 0x5eed_0bad)
         var direct = 0
         for i in 0..<60 {
-            var bitmap = Bitmap(width: 2 + Int(rng.next() % 40), height: 2 + Int(rng.next() % 30))
-            for y in 0..<bitmap.height { for x in 0..<bitmap.width {
-                bitmap[x, y] = SIMD4(UInt8(truncatingIfNeeded: rng.next()), UInt8(truncatingIfNeeded: rng.next()),
-                                     UInt8(truncatingIfNeeded: rng.next()), 255)
-            } }
+            let bitmap = randomImage(&rng, smallest: 2, opaque: true)
             let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: rng.transform(),
                                  rect: Rect(x: rng.double(in: -20...20), y: rng.double(in: -20...20),
                                             width: rng.double(in: 20...90), height: rng.double(in: 20...70)))
