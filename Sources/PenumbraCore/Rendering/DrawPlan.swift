@@ -101,9 +101,9 @@
         var moved: DeviceShape?, clipMask: CoverageMask?
         switch geometry {
         case .shape(let shape):
-            moved = shape.offsetBy(shadow.offset)
-            guard let region = Rasterizer.region(of: moved!, within: reach) else { return nil }
-            extent = region
+            let offset = shape.offsetBy(shadow.offset)
+            guard let region = Rasterizer.region(of: offset, within: reach) else { return nil }
+            (moved, extent) = (offset, region)
         case .clipArea(let clipIndex):
             if let clipIndex {
                 guard let m = ClipCoverage.mask(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach) else { return nil }
