@@ -16,35 +16,13 @@
 // adjacent so one load reads it), the rest of the row to the Swift loop;
 // `PENUMBRA_IMAGE_ROWS=portable` keeps every pixel on the Swift loop (to time
 // both in one binary), and ImageRowKernelTests compares the two.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSampleKernels
 import PenumbraCore
 
-/// Which code shades the row sampler's groups of eight pixels.
-enum ImageRowCode: Sendable, CaseIterable {
-    /// The Swift loop alone, on every CPU.
-    case portable
-    /// CSampleKernels' AVX2 kernel for groups of eight, where the CPU runs it.
-    case avx2
-
-    var isSupported: Bool { self == .portable || RGBABlurRowCode.cpuHasAVX2 }
-
-    /// The fastest code this CPU runs, decided once per process (`PENUMBRA_IMAGE_ROWS=portable`
-    /// picks the Swift loop).
-    static let fastest: ImageRowCode = {
-        if let choice = getenv("PENUMBRA_IMAGE_ROWS"), String(cString: choice) == "portable" { return .portable }
-        #if arch(x86_64)
-        return RGBABlurRowCode.cpuHasAVX2 ? .avx2 : .portable
-        #else
-        return .portable
-        #endif
-    }()
+extension VectorCode {
+    /// The code of the row sampler's groups of eight pixels (CSampleKernels' for AVX2), decided
+    /// once per process; `PENUMBRA_IMAGE_ROWS=portable` picks the Swift loop.
+    static let imageRows = fastest(unless: "PENUMBRA_IMAGE_ROWS")
 }
 
 struct ImageRowSampler {
@@ -72,7 +50,7 @@ struct ImageRowSampler {
     /// Shades pixels x0..<x0+count of row y from `texels` (RGBA8, `width` texels a row).
     @inline(__always)
     func shade(y: Int, x0: Int, count: Int, texels: UnsafePointer<UInt8>, width: Int,
-               colors: UnsafeMutablePointer<SIMD4<UInt8>>, code: ImageRowCode = .fastest) {
+               colors: UnsafeMutablePointer<SIMD4<UInt8>>, code: VectorCode = .imageRows) {
         var qx = horizontal.at(x0, y), qy = vertical.at(x0, y)
         let stepX = horizontal.stepX, stepY = vertical.stepX
         var first = 0

@@ -10,17 +10,8 @@ import XCTest
 import PenumbraCore
 
 final class ImageRowKernelTests: XCTestCase {
-    /// Skips where the CPU has no AVX2 (any non-x86 CPU); on x86-64 under CI=true that fails.
-    private func requireAVX2() throws {
-        guard !ImageRowCode.avx2.isSupported else { return }
-        #if arch(x86_64)
-        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI=true on an x86-64 CPU without AVX2: the kernel is untested") }
-        #endif
-        throw XCTSkip("this CPU does not run AVX2")
-    }
-
     private func shade(_ sampler: ImageRowSampler, _ image: Bitmap, y: Int, x0: Int, count: Int,
-                       _ code: ImageRowCode) -> [SIMD4<UInt8>] {
+                       _ code: VectorCode) -> [SIMD4<UInt8>] {
         var colors = [SIMD4<UInt8>](repeating: SIMD4(1, 2, 3, 4), count: count)
         image.pixels.withUnsafeBufferPointer { texels in
             colors.withUnsafeMutableBufferPointer { out in
@@ -38,7 +29,7 @@ final class ImageRowKernelTests: XCTestCase {
     }
 
     func testTheKernelGivesTheSwiftLoopsBytes() throws {
-        try requireAVX2()
+        guard avx2Runs(.imageRows) else { return }
         var rng = SystemRandomNumberGenerator()
         var vectorRows = 0
         for trial in 0..<400 {
@@ -65,7 +56,7 @@ final class ImageRowKernelTests: XCTestCase {
     }
 
     func testMapsTheKernelCannotTakeStayOnTheSwiftLoop() throws {
-        try requireAVX2()
+        guard avx2Runs(.imageRows) else { return }
         var rng = SystemRandomNumberGenerator()
         let image = randomImage(1, 9, &rng), wide = randomImage(16, 16, &rng)
         // One texel wide: the kernel's adjacent pairs do not exist; the loop's clamp repeats the texel.

@@ -61,7 +61,7 @@ final class RGBABlurTests: XCTestCase {
         var random = SplitMix64(seed: 31)
         let sizes = [(1, 1), (3, 2), (5, 9), (17, 11), (31, 40), (33, 7), (67, 13), (129, 6), (250, 23), (2, 70)]
         let sigmas = [0.05, 0.1, 0.3, 0.5, 0.8, 1, 1.7, 2.5, 4, 7.3, 10, 17, 40]
-        let codes = RGBABlurRowCode.allCases.filter(\.isSupported)
+        let codes = VectorCode.allCases.filter(\.isSupported)
         for (width, height) in sizes {
             let pixels = randomPixels(width: width, height: height, &random)
             let plane = Array(pixels.prefix(width * height))
@@ -88,13 +88,13 @@ final class RGBABlurTests: XCTestCase {
                 }
             }
         }
-        try XCTSkipUnless(RGBABlurRowCode.avx2.isSupported, "no AVX2 here: only the Swift rows were compared")
+        _ = avx2Runs(.rgbaBlur)  // without AVX2 only the Swift rows were compared
     }
 
     /// The two row codes on larger random images split into bands: the same bytes.
     func testAVX2RowsEqualTheSwiftRowsOnLargeImages() throws {
-        try XCTSkipUnless(RGBABlurRowCode.avx2.isSupported, "this CPU has no AVX2")
-        XCTAssertEqual(RGBABlurRowCode.fastest, ProcessInfo.processInfo.environment["PENUMBRA_RGBA_BLUR"] == "portable" ? .portable : .avx2)
+        guard avx2Runs(.rgbaBlur) else { return }
+        XCTAssertEqual(VectorCode.rgbaBlur, ProcessInfo.processInfo.environment["PENUMBRA_RGBA_BLUR"] == "portable" ? .portable : .avx2)
         var random = SplitMix64(seed: 37)
         for (width, height, sigma) in [(1024, 64, 10.0), (333, 257, 3.3), (97, 500, 40.0), (513, 129, 0.7)] {
             let pixels = randomPixels(width: width, height: height, &random)

@@ -30,7 +30,7 @@
 //
 // 256-bit vectors. The package is compiled for baseline x86-64, so the Swift
 // row functions run 128 bits at a time. Where the CPU has AVX2 (checked once
-// per process, ``RGBABlurRowCode/fastest``) the two row functions run instead
+// per process, ``VectorCode/rgbaBlur``) the two row functions run instead
 // in CBlurKernels (penumbra_blur.c): the same multiply-adds of the same
 // factors, 16 lanes per instruction, so the same bytes; and it computes two
 // output rows per sweep over the ring (rows 2j and 2j + 1 of a band read the
@@ -49,49 +49,15 @@
 // only an output row's last partial block is stored byte by byte.
 
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 import CBlurKernels
 #endif
 
-/// Which code runs the RGBA blur's two row functions. The bytes are the same either way.
-package enum RGBABlurRowCode: Sendable, CaseIterable {
-    /// The Swift row functions (128-bit vectors: SSE2 on x86-64), on every CPU.
-    case portable
-    /// CBlurKernels' 256-bit row functions, where ``isSupported`` (x86-64 with AVX2).
-    case avx2
-
-    /// Whether this CPU runs the code.
-    package var isSupported: Bool {
-        switch self {
-        case .portable: true
-        case .avx2: RGBABlurRowCode.cpuHasAVX2
-        }
-    }
-
-    /// The fastest code this CPU runs, decided once per process. The environment variable
-    /// `PENUMBRA_RGBA_BLUR=portable` picks the Swift functions instead (to time both paths in
-    /// one binary).
-    package static let fastest: RGBABlurRowCode = {
-        if let choice = getenv("PENUMBRA_RGBA_BLUR"), String(cString: choice) == "portable" { return .portable }
-        return cpuHasAVX2 ? .avx2 : .portable
-    }()
-
-    /// Whether this CPU (and its OS) runs AVX2 code, decided once per process.
-    package static let cpuHasAVX2: Bool = {
-        #if arch(x86_64)
-        penumbra_blur_has_avx2() != 0
-        #else
-        false
-        #endif
-    }()
+extension VectorCode {
+    /// The code of the RGBA blur's two row functions (CBlurKernels' for AVX2), decided once per
+    /// process; `PENUMBRA_RGBA_BLUR=portable` picks the Swift functions.
+    package static let rgbaBlur = fastest(unless: "PENUMBRA_RGBA_BLUR")
 }
 
 extension GaussianKernel {
@@ -106,12 +72,12 @@ extension GaussianKernel {
     ///   budget (`Parallelism.maxThreads`) for large images and 1 for small ones. The bytes do
     ///   not depend on it.
     public func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int? = nil) {
-        blurRGBA(&pixels, width: width, height: height, threads: threads, rowCode: .fastest)
+        blurRGBA(&pixels, width: width, height: height, threads: threads, rowCode: .rgbaBlur)
     }
 
     /// ``blurRGBA(_:width:height:threads:)`` with the row functions of `rowCode` (which the CPU
     /// must support): the tests' way to run each path.
-    package func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int?, rowCode: RGBABlurRowCode) {
+    package func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int?, rowCode: VectorCode) {
         precondition(pixels.count == width * height * 4, "pixel count does not match the size")
         guard width > 0, height > 0 else { return }
         pixels.withUnsafeMutableBufferPointer { buffer in
@@ -126,7 +92,7 @@ extension GaussianKernel {
     /// not depend on `threads` (`nil`: the thread budget for large windows, else 1) nor on
     /// `rowCode` (which the CPU must support).
     package func blurInterleaved(_ image: UnsafeMutablePointer<UInt8>, rowStride: Int, width: Int, height: Int,
-                                 channels: Int, threads: Int? = nil, rowCode: RGBABlurRowCode = .fastest) {
+                                 channels: Int, threads: Int? = nil, rowCode: VectorCode = .rgbaBlur) {
         precondition(rowCode.isSupported, "this CPU does not run the \(rowCode) row functions")
         guard !isIdentity, width > 0, height > 0 else { return }
         let lanes = channels * width
@@ -196,7 +162,7 @@ struct RGBABlurPasses {
     /// The image: read by the horizontal pass, written by the vertical one.
     let pixels: UnsafeMutablePointer<UInt8>
     /// Which code runs ``horizontalRow(_:into:padded:)`` and ``verticalRow(from:weights:into:)``.
-    let rowCode: RGBABlurRowCode
+    let rowCode: VectorCode
 
     /// Multiply-adds below which a second thread is not worth waking.
     static let parallelThreshold = 1 << 22
