@@ -20,8 +20,8 @@
 //     not the last is turned into a non-final, byte-aligned piece the way
 //     zlib's Z_SYNC_FLUSH ends one: a walk of the band's Huffman codes
 //     (deflate_blocks.c, no output produced) finds the bit where the band's
-//     last block header starts and the bit where that block ends; the header's BFINAL bit is
-//     cleared and an empty stored block (3 zero bits, padding, 00 00 FF FF)
+//     last block header starts and the bit where that block ends; the
+//     header's BFINAL bit is cleared and an empty stored block (3 zero bits, padding, 00 00 FF FF)
 //     is appended. Concatenated behind a zlib header and followed by the
 //     Adler-32 of the whole stream (per-band Adler-32s joined with
 //     adler32_combine), the bands form one valid zlib stream.

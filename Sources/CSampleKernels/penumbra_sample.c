@@ -56,8 +56,8 @@ static inline AVX2 void pair(__m256i t, int32_t first, int32_t last, __m256i *in
     *weight = w;
 }
 
-// 256 a + (b - a) w in 16-bit lanes for four pixels' texel pairs (gathered 8-byte pairs of
-// pixels p0..p3 in `g`), in the lane order (p0, p2 | p1, p3); `w16` holds each pixel's weight
+// 256 a + (b - a) w in 16-bit lanes for four pixels' texel pairs (the 8-byte pairs of
+// pixels p0..p3 in `g`, load_pairs), in the lane order (p0, p2 | p1, p3); `w16` holds each pixel's weight
 // in that order, four lanes each.
 static inline AVX2 __m256i mix_pairs(__m256i g, __m256i w16) {
     __m256i e0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(g));       // p0 | p1 (t00, t10 each)

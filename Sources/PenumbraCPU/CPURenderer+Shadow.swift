@@ -35,7 +35,9 @@ extension CPUFrame {
         let evaluator = FilterEvaluator(services: services, maxPixels: Int.max / 4)
         // Cannot fail: the graph is a blur of its source, which covers the region it reads.
         guard let alpha = try? evaluator.renderAlpha(plan.filter, in: plan.compositeRegion, source: plan.caster,
-                                                     pixels: AlphaImage(rect: plane, values: values)) else { return }
+                                                     pixels: AlphaImage(rect: plane, values: values)) else {
+            return assertionFailure("a shadow's graph failed on the CPU")
+        }
         if cancellation?.isCancelled != true {
             let mask = CoverageMask(region: alpha.rect, values: alpha.values)
             composite(region: plan.compositeRegion, coverage: mask, clip: clip, shader: SolidShader(premultiplied8: shadow.color8),

@@ -8,7 +8,7 @@ import XCTest
 final class ServeCommandTests: XCTestCase {
     func testServeAnswersAndExitsZeroOnSIGTERM() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("penumbra-serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil), "cannot create \(log.path)")
         defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = CommandLineTests.executable

@@ -12,13 +12,14 @@
 // Edges are clipped to the region first, in Double, and their ends rounded
 // to 1/256 pixel (24.8 fixed point: EdgeClipper in CoverageEdges.swift,
 // which also gives the GPU renderer the same edges); everything after is
-// integer arithmetic (docs/ARITHMETIC.md, "Coverage"), as FreeType's and Blend2D's cell rasterizers do: an edge is cut at row
+// integer arithmetic (docs/ARITHMETIC.md, "Coverage"), as FreeType's and
+// Blend2D's cell rasterizers do: an edge is cut at row
 // and column boundaries by exact floor divisions, each piece adds its cover
 // (dy, 1/256 pixel) and area (dy x (fx0 + fx1)) to Int32 cells as two
 // addends, and the prefix sum of a row is the coverage in units of 2^-17
 // pixel, quantised to U8 once. Integer sums do not depend on the order of
 // the edges, so any evaluation order gives these values: the GPU's compute
-// program (coverage.comp.glsl) accumulates the same cells with atomics.
+// program (accumulate.comp.glsl) accumulates the same cells with atomics.
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), edges are clipped

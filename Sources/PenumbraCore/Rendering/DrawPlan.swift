@@ -78,7 +78,7 @@
     package let caster: FilterNode
     /// The shadow's graph: the caster blurred by the kernel. Its value over `compositeRegion`
     /// is the coverage of the shadow colour's fill.
-    package var filter: FilterNode { .filtered(caster, .gaussianBlur(radius: kernel.sigma)) }
+    package let filter: FilterNode
     /// Device offset of the shadow (the paint is sampled at the pixel centre minus it).
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
@@ -120,7 +120,8 @@
         if let clipRegion { region = region.intersection(clipRegion) }
         guard !extent.isEmpty, !region.isEmpty else { return nil }
         let plane = ImageFilter.blurInputRegion(region, radius: kernel.sigma, inputExtent: .finite(extent))
-        self.kernel = kernel; self.caster = caster; offset = shadow.offset; self.plane = plane; compositeRegion = region
+        self.kernel = kernel; self.caster = caster; self.filter = filter
+        offset = shadow.offset; self.plane = plane; compositeRegion = region
         (casterCoverage, casterEdges) = moved.map { form.coverage(of: $0, in: plane) } ?? (clipMask, nil)
     }
 
