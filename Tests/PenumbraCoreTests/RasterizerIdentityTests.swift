@@ -104,6 +104,32 @@ final class RasterizerIdentityTests: XCTestCase {
         }
     }
 
+    /// Regions many bands tall (`Accumulator.bandHeight` rows each): long edges crossing several
+    /// bands, vertices exactly on band boundaries, edges starting in the last, short band, and
+    /// shapes reaching past the region's top and bottom.
+    func testTallRegionsBandByBandMatch() {
+        let band = Double(Accumulator.bandHeight)
+        var rng = SplitMix64(seed: 0xBA4D5)
+        for i in 0..<60 {
+            let base = randomShape(&rng)
+            let k = rng.double(in: 2...6)
+            let scaled = DeviceShape(contours: base.contours.map { $0.map { Point($0.x * k, $0.y * k) } }, rule: base.rule)
+            let region = PixelRect(x: Int(rng.next() % 41) - 20, y: Int(rng.next() % 81) - 40,
+                                   width: Int(rng.next() % 300) + 1, height: Int(rng.next() % 700) + 33)
+            assertIdentical(scaled, region, "tall \(i)")
+        }
+        // Vertices on band boundaries (and a quarter pixel either side), a zigzag down the bands.
+        for offset in [0.0, 0.25, -0.25] {
+            var zigzag: [Point] = [Point(5, 0)]
+            for b in 1...9 { zigzag.append(Point(b % 2 == 0 ? 5 : 60.5, Double(b) * band + offset)) }
+            zigzag += [Point(80, 9 * band + offset), Point(80, 0)]
+            for rule in [FillRule.nonzero, .evenOdd] {
+                assertIdentical(DeviceShape(contours: [zigzag], rule: rule),
+                                PixelRect(x: 0, y: 0, width: 90, height: 9 * Accumulator.bandHeight + 7), "zigzag \(offset) \(rule)")
+            }
+        }
+    }
+
     func testConcurrentCallsMatch() {
         var rng = SplitMix64(seed: 7)
         let shapes = (0..<32).map { _ in randomShape(&rng) }

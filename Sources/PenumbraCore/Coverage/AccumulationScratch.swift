@@ -24,9 +24,15 @@ final class AccumulationScratch {
     /// One bit per block of `blockWidth` cells that an edge touched; all zero when not in use.
     private(set) var touchedBlocks: UnsafeMutablePointer<UInt64>
     private(set) var wordCapacity: Int
+    /// A region's edges by band, and the list of edges reaching the band being accumulated, for
+    /// regions taller than a band; their buffers are kept for the next call.
+    var edges = BandedEdges()
+    var activeEdges: [FixedEdge] = []
 
-    /// Cells per touched-block bit.
-    static let blockWidth = 8
+    /// Cells per touched-block bit, and its base-2 logarithm (8: the resolve holds a block's
+    /// coverage values in one 64-bit word).
+    static let blockWidth = 1 << blockShift
+    static let blockShift = 3
 
     init() {
         cellCapacity = 0; wordCapacity = 0

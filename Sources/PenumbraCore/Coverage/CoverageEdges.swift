@@ -77,15 +77,7 @@ extension Rasterizer {
     package static func edges(of shape: DeviceShape, in region: PixelRect) -> CoverageEdges {
         var edges = CoverageEdges(region: region, rule: shape.rule)
         guard !region.isEmpty else { return edges }
-        let clipper = EdgeClipper(width: region.width, height: region.height)
-        let ox = Double(region.x), oy = Double(region.y)
-        for contour in shape.contours where contour.count >= 2 {
-            var prev = contour[contour.count - 1]
-            for p in contour {
-                clipper.clip(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy) { edges.append($0, $1, $2, $3) }
-                prev = p
-            }
-        }
+        EdgeClipper.forEachEdge(of: shape, in: region) { edges.append($0, $1, $2, $3) }
         edges.finish()
         return edges
     }
@@ -95,6 +87,52 @@ extension Rasterizer {
 /// the pieces to 24.8 fixed point.
 struct EdgeClipper {
     let width: Int, height: Int
+
+    /// Hands each edge of `shape` (device coordinates), clipped to `region` and rounded, to
+    /// `emit` in region coordinates, contour by contour, each contour's closing edge first.
+    ///
+    /// A contour inside the region (the usual case: a region is a shape's bounds within the
+    /// target) needs no clipping, and its points are rounded once each rather than once per
+    /// edge end: its edges reach `emit` as `clip` would give them, since an edge inside the
+    /// region is a single piece, rounded the same way. `clip` drops an edge lying on the
+    /// region's right side and one whose ends round to the same height, and so does this.
+    @inline(__always)
+    static func forEachEdge(of shape: DeviceShape, in region: PixelRect, _ emit: (Int, Int, Int, Int) -> Void) {
+        let clipper = EdgeClipper(width: region.width, height: region.height)
+        let ox = Double(region.x), oy = Double(region.y)
+        let w = Double(region.width), h = Double(region.height)
+        for contour in shape.contours where contour.count >= 2 {
+            // False for a NaN or infinite point too: those take `clip`, which skips their edges.
+            let inside = contour.allSatisfy { p in
+                let x = p.x - ox, y = p.y - oy
+                return x >= 0 && x <= w && y >= 0 && y <= h
+            }
+            var prev = contour[contour.count - 1]
+            guard inside else {
+                for p in contour {
+                    clipper.clip(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy, emit)
+                    prev = p
+                }
+                continue
+            }
+            let (maxX, maxY) = (region.width << Accumulator.subpixelShift, region.height << Accumulator.subpixelShift)
+            var dx = prev.x - ox
+            var px = EdgeClipper.fixed(dx, maxX), py = EdgeClipper.fixed(prev.y - oy, maxY)
+            for p in contour {
+                let ex = p.x - ox
+                let x = EdgeClipper.fixed(ex, maxX), y = EdgeClipper.fixed(p.y - oy, maxY)
+                // `piece`'s test for the right side, on the same Double values.
+                if py != y && (dx + ex) / 2 < w { emit(px, py, x, y) }
+                (dx, px, py) = (ex, x, y)
+            }
+        }
+    }
+
+    /// `v` in 1/256 pixel, rounded half away from zero, within 0...limit.
+    @inline(__always)
+    static func fixed(_ v: Double, _ limit: Int) -> Int {
+        min(limit, max(0, Int((v * Accumulator.subpixels).rounded())))
+    }
 
     /// Hands each clipped piece of the edge (x0, y0) to (x1, y1) to `emit` in 1/256 pixel,
     /// 0...width * 256 by 0...height * 256.
@@ -141,9 +179,8 @@ struct EdgeClipper {
         let mid = (x0 + x1) / 2
         if mid >= w { return }
         let (maxX, maxY) = (width << Accumulator.subpixelShift, height << Accumulator.subpixelShift)
-        func fixed(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * Accumulator.subpixels).rounded()))) }
-        let (fy0, fy1) = (fixed(y0, maxY), fixed(y1, maxY))
+        let (fy0, fy1) = (EdgeClipper.fixed(y0, maxY), EdgeClipper.fixed(y1, maxY))
         if mid <= 0 { emit(0, fy0, 0, fy1); return }
-        emit(fixed(x0, maxX), fy0, fixed(x1, maxX), fy1)
+        emit(EdgeClipper.fixed(x0, maxX), fy0, EdgeClipper.fixed(x1, maxX), fy1)
     }
 }

@@ -22,34 +22,69 @@
 // program (accumulate.comp.glsl) accumulates the same cells with atomics.
 //
 // Speed without changing a value: the cells live in a reused, always-zero
-// AccumulationScratch (no allocation or zeroing per op), edges are clipped
-// without temporary arrays, and each edge marks the blocks of 8 cells it
-// touches. The resolve visits only marked blocks: between them the prefix
-// sum is constant, so the coverage is too, and the mask (CoverageMask, rows
-// of spans) stores such a run as one constant span, or nothing when it is 0.
-// A stroked circle thus costs its edges, not its bounding box. Every
-// arithmetic expression is the one of the original dense resolve, in the
-// same order: the results are bit-identical, which RasterizerIdentityTests
-// checks against a copy of it.
+// AccumulationScratch (no allocation or zeroing per op), a contour inside the
+// region is rounded once per point without clipping, and each edge marks the
+// blocks of 8 cells it touches. The resolve visits only marked blocks: between
+// them the prefix sum is constant, so the coverage is too, and the mask
+// (CoverageMask, rows of spans) stores such a run as one constant span, or
+// nothing when it is 0; a whole block's 8 values are one 64-bit word, whose
+// runs equal to the coverage before and after it are found by bit counts. A
+// stroked circle thus costs its edges, not its bounding box. A region taller
+// than 32 rows is accumulated and resolved a band of 32 rows at a time
+// (BandedEdges.swift), so its cells stay in the core's cache: a 1024-row ring
+// touched 4 MB of cells in one pass, a band of it 131 KB. Every arithmetic
+// expression is the one of the original dense resolve, in the same order:
+// the results are bit-identical, which RasterizerIdentityTests checks
+// against a copy of it.
 
 
 /// Computes anti-aliased coverage masks of device shapes.
 /// Not API: the stage benchmarks (Benchmarks/, a package of their own) reach it as SPI.
 @_spi(Stages) public enum Rasterizer {
     /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
+    ///
+    /// The cells are accumulated and resolved a band of `Accumulator.bandHeight` rows at a time,
+    /// so they stay in the core's cache whatever the region's size: the edges are rounded once
+    /// into a list, sorted by the band of their top row, and each band adds the rows of the edges
+    /// that reach it. An edge's rows are the same pieces whichever band adds them, so every cell
+    /// gets the same addends as in one pass over the whole region.
     @_spi(Stages) public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
         return AccumulationScratch.withScratch { scratch -> CoverageMask in
-            var acc = Accumulator(width: region.width, height: region.height, scratch: scratch)
-            let ox = Double(region.x), oy = Double(region.y)
-            for contour in shape.contours where contour.count >= 2 {
-                var prev = contour[contour.count - 1]
-                for p in contour {
-                    acc.addLine(prev.x - ox, prev.y - oy, p.x - ox, p.y - oy)
-                    prev = p
-                }
+            var builder = CoverageMask.Builder(region: region)
+            var acc = Accumulator(width: region.width, rows: min(region.height, Accumulator.bandHeight), scratch: scratch)
+            if region.height <= Accumulator.bandHeight {
+                EdgeClipper.forEachEdge(of: shape, in: region) { acc.addEdge($0, $1, $2, $3) }
+                acc.resolveBand(rule: shape.rule, into: &builder)
+                return builder.finish()
             }
-            return acc.resolveAndClear(rule: shape.rule, origin: region)
+            let bands = (region.height + Accumulator.bandHeight - 1) / Accumulator.bandHeight
+            scratch.edges.sortByBand(of: shape, in: region, bands: bands)
+            let sorted = scratch.edges
+            var active = scratch.activeEdges
+            scratch.activeEdges = []  // this call's list is then the buffer's only owner
+            active.removeAll(keepingCapacity: true)
+            for band in 0..<bands {
+                acc.moveToBand(band, regionHeight: region.height)
+                let next = (acc.top &+ acc.bandRows) &<< Accumulator.subpixelShift  // the band's bottom, 24.8
+                // Edges from bands above that reach this one, then those starting in it; each is
+                // kept while it reaches the next band.
+                var kept = 0
+                for i in active.indices {
+                    let edge = active[i]
+                    acc.addEdge(edge)
+                    if Int(edge.bottom) > next { active[kept] = edge; kept &+= 1 }
+                }
+                active.removeLast(active.count &- kept)
+                for i in sorted.bandStarts[band]..<sorted.bandStarts[band &+ 1] {
+                    let edge = sorted.edges[i]
+                    acc.addEdge(edge)
+                    if Int(edge.bottom) > next { active.append(edge) }
+                }
+                acc.resolveBand(rule: shape.rule, into: &builder)
+            }
+            scratch.activeEdges = active
+            return builder.finish()
         }
     }
 
@@ -61,40 +96,55 @@
     }
 }
 
-/// The signed-area accumulation buffer: one row of `width + 2` cells per pixel row, and one bit
-/// per touched block of cells, in a borrowed scratch whose cells and bits are zero on entry and
-/// again after `resolveAndClear`.
+/// The signed-area accumulation buffer of one band of rows: `width + 2` cells per pixel row, and
+/// one bit per touched block of cells, in a borrowed scratch whose cells and bits are zero on
+/// entry and again after each `resolveBand`.
 struct Accumulator {
     let width: Int
-    let height: Int
     let stride: Int
     let cells: UnsafeMutablePointer<Int32>
     /// Per row, `wordsPerRow` words of bits, one per block of `blockShift`-aligned cells.
     let touched: UnsafeMutablePointer<UInt64>
     let wordsPerRow: Int
-    static let blockShift = AccumulationScratch.blockWidth.trailingZeroBitCount
+    /// The band: its first row (region rows) and its number of rows; cell row 0 is row `top`.
+    private(set) var top = 0
+    private(set) var bandRows: Int
+    static let blockShift = AccumulationScratch.blockShift
+    /// 1 in each byte of a word: a byte times it is that byte in every lane.
+    static let byteLanes: UInt64 = 0x0101_0101_0101_0101
+    /// Rows per band: 32 rows of a 1024-pixel region are 131 KB of cells, within a core's L2.
+    static let bandHeight = 32
 
-    init(width: Int, height: Int, scratch: AccumulationScratch) {
-        self.width = width; self.height = height; stride = width + 2
+    /// An accumulator for bands of up to `rows` rows, at first the band of rows `0..<rows`.
+    init(width: Int, rows: Int, scratch: AccumulationScratch) {
+        self.width = width; bandRows = rows; stride = width + 2
         let blocks = (stride + AccumulationScratch.blockWidth - 1) >> Accumulator.blockShift
         wordsPerRow = (blocks + 63) >> 6
-        scratch.reserve(cells: stride * height, words: wordsPerRow * height)
+        scratch.reserve(cells: stride * rows, words: wordsPerRow * rows)
         cells = scratch.cells
         touched = scratch.touchedBlocks
     }
 
-    /// Marks the blocks holding cells `first...last` of `row` as touched.
-    @inline(__always)
-    private func markTouched(row: Int, first: Int, last: Int) {
-        let words = touched + row * wordsPerRow
-        for block in (first >> Accumulator.blockShift)...(last >> Accumulator.blockShift) {
-            words[block >> 6] |= 1 << UInt64(block & 63)
-        }
+    /// Makes the accumulator the `band`-th band of `bandHeight` rows of a region `regionHeight`
+    /// rows high (the last band may be shorter).
+    mutating func moveToBand(_ band: Int, regionHeight: Int) {
+        top = band * Accumulator.bandHeight
+        bandRows = min(Accumulator.bandHeight, regionHeight - top)
     }
 
-    /// Adds one edge, in region coordinates (pixel (0, 0) is the region's top-left pixel).
-    mutating func addLine(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        EdgeClipper(width: width, height: height).clip(x0, y0, x1, y1) { addEdge($0, $1, $2, $3) }
+    /// Marks the blocks holding cells `first...last` of `row` as touched (first <= last).
+    @inline(__always)
+    private func markTouched(row: Int, first: Int, last: Int) {
+        let words = touched + row &* wordsPerRow
+        let b0 = first &>> Accumulator.blockShift, b1 = last &>> Accumulator.blockShift
+        let w0 = b0 &>> 6, w1 = b1 &>> 6
+        // Bits b0 through b1: all of them in one word when they share it (the usual case).
+        let low = UInt64.max &<< UInt64(b0 & 63), high = UInt64.max &>> UInt64(63 &- (b1 & 63))
+        if w0 == w1 { words[w0] |= low & high; return }
+        words[w0] |= low
+        var w = w0 &+ 1
+        while w < w1 { words[w] = .max; w &+= 1 }
+        words[w1] |= high
     }
 
     /// Subpixel bits of the fixed-point edges: 1/256 pixel.
@@ -111,18 +161,43 @@ struct Accumulator {
     /// cut at each row boundary (x there from an exact floor division), then each row's piece at
     /// each column boundary (y likewise), each cell piece adding `cover * (512 - fx0 - fx1)` to
     /// its cell and `cover * (fx0 + fx1)` to the next (fx: the piece's ends within the cell).
+    /// Wrapping operators throughout: every value is bounded by the ranges above (products of
+    /// the row cuts within 2^46, cell sums within 2^18 times 256), so none can overflow.
     mutating func addEdge(_ px0: Int, _ py0: Int, _ px1: Int, _ py1: Int) {
         guard py0 != py1 else { return }
-        let dir: Int32 = py0 < py1 ? 1 : -1
-        let (sx, sy, ex, ey) = py0 < py1 ? (px0, py0, px1, py1) : (px1, py1, px0, py0)
+        addEdge(FixedEdge(px0, py0, px1, py1))
+    }
+
+    /// Adds the rows of `edge` within the band. A row's piece does not depend on the band: x at a
+    /// row boundary is the exact floor division from the edge's top, wherever the walk starts.
+    mutating func addEdge(_ edge: FixedEdge) {
         let shift = Accumulator.subpixelShift
-        let dx = abs(ex - sx), dy = ey - sy, stepX = ex >= sx ? 1 : -1
-        var x = sx, y = sy
-        for row in (sy >> shift)...((ey - 1) >> shift) {
-            let bottom = min(ey, (row + 1) << shift)
-            let nextX = bottom == ey ? ex : sx + stepX * Accumulator.scaled(dx, bottom - sy, dy)
-            addRowPiece(row, x, y - (row << shift), nextX, bottom - (row << shift), dir)
-            x = nextX; y = bottom
+        let (sx, sy, ex, ey, dir) = (Int(edge.sx), Int(edge.sy), Int(edge.ex), Int(edge.bottom), edge.direction)
+        let edgeFirst = sy &>> shift, edgeLast = (ey &- 1) &>> shift
+        let bandLast = top &+ bandRows &- 1
+        let firstRow = max(edgeFirst, top), lastRow = min(edgeLast, bandLast)
+        guard firstRow <= lastRow else { return }
+        if edgeFirst == edgeLast {
+            let rowTop = firstRow &<< shift
+            addRowPiece(firstRow &- top, sx, sy &- rowTop, ex, ey &- rowTop, dir)
+            return
+        }
+        let dx = UInt(bitPattern: ex > sx ? ex &- sx : sx &- ex), dy = UInt(bitPattern: ey &- sy)
+        let rightward = ex >= sx
+        // x where the edge crosses the boundary at `y` (24.8), above its end.
+        @inline(__always) func x(at y: Int) -> Int {
+            let step = Int(bitPattern: dx &* UInt(bitPattern: y &- sy) / dy)
+            return rightward ? sx &+ step : sx &- step
+        }
+        var row = firstRow
+        var y = row == edgeFirst ? sy : row &<< shift
+        var px = row == edgeFirst ? sx : x(at: y)
+        while row <= lastRow {
+            let rowTop = row &<< shift
+            let bottom = row == edgeLast ? ey : rowTop &+ (1 &<< shift)
+            let nextX = row == edgeLast ? ex : x(at: bottom)
+            addRowPiece(row &- top, px, y &- rowTop, nextX, bottom &- rowTop, dir)
+            px = nextX; y = bottom; row &+= 1
         }
     }
 
@@ -130,41 +205,45 @@ struct Accumulator {
     @inline(__always)
     private mutating func addRowPiece(_ row: Int, _ xa: Int, _ ya: Int, _ xb: Int, _ yb: Int, _ dir: Int32) {
         let shift = Accumulator.subpixelShift, one = 1 << shift
-        let a = cells + row * stride
-        let height = yb - ya
-        if xa == xb {
-            let cell = xa >> shift
-            markTouched(row: row, first: cell, last: cell + 1)
-            let cover = Int32(height) * dir, sum = Int32(2 * (xa - (cell << shift)))
-            a[cell] &+= cover &* (Int32(2 * one) - sum)
-            a[cell + 1] &+= cover &* sum
+        let a = cells + row &* stride
+        let height = yb &- ya
+        let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
+        let first = left &>> shift
+        // Within one cell (a vertical piece among them): the whole height, no division.
+        if right &- (first &<< shift) <= one {
+            markTouched(row: row, first: first, last: first &+ 1)
+            let cover = Int32(truncatingIfNeeded: height) &* dir
+            let sum = Int32(truncatingIfNeeded: left &+ right &- 2 &* (first &<< shift))
+            a[first] &+= cover &* (Int32(2 * one) &- sum)
+            a[first &+ 1] &+= cover &* sum
             return
         }
         // Left to right; t(x) = floor(height (x - left) / (right - left)) is the cover from the left
         // end to x, exact at both ends, so the cells' covers add up to the piece's height.
-        let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
-        let span = right - left
-        let first = left >> shift, last = (right - 1) >> shift
-        markTouched(row: row, first: first, last: last + 1)
-        var covered = 0
-        for cell in first...last {
-            let cellLeft = cell << shift
-            let from = max(left, cellLeft), to = min(right, cellLeft + one)
-            let reached = to == right ? height : Accumulator.scaled(height, to - left, span)
-            let cover = Int32(reached - covered) * dir, sum = Int32(from + to - 2 * cellLeft)
-            a[cell] &+= cover &* (Int32(2 * one) - sum)
-            a[cell + 1] &+= cover &* sum
-            covered = reached
+        let span = UInt(bitPattern: right &- left), h = UInt(bitPattern: height)
+        let last = (right &- 1) &>> shift
+        markTouched(row: row, first: first, last: last &+ 1)
+        var covered = 0, from = left, cell = first
+        while cell <= last {
+            let cellRight = (cell &+ 1) &<< shift
+            let to = cellRight < right ? cellRight : right
+            let reached = to == right ? height : Int(bitPattern: h &* UInt(bitPattern: to &- left) / span)
+            let cover = Int32(truncatingIfNeeded: reached &- covered) &* dir
+            let sum = Int32(truncatingIfNeeded: from &+ to &- 2 &* (cell &<< shift))
+            a[cell] &+= cover &* (Int32(2 * one) &- sum)
+            a[cell &+ 1] &+= cover &* sum
+            covered = reached; from = to; cell &+= 1
         }
     }
 
-    /// Prefix-sums each row into coverage under the fill rule, as spans of the mask over `origin`
-    /// (the region, whose size is this accumulator's), zeroing every touched block's cells and
+    /// Prefix-sums each row of the band into coverage under the fill rule, as the next rows of
+    /// spans of `builder` (whose region is as wide as this accumulator), zeroing every touched
+    /// block's cells and
     /// bits (the scratch's invariant). A touched block inside the row becomes an explicit span,
     /// less its leading values equal to the coverage before it and its trailing values equal to
     /// the coverage after it; those join the constant runs between blocks, which become constant
     /// spans when they are not zero. Cells at or past `width` are cleared but never summed.
-    func resolveAndClear(rule: FillRule, origin: PixelRect) -> CoverageMask {
+    func resolveBand(rule: FillRule, into builder: inout CoverageMask.Builder) {
         let evenOdd = rule == .evenOdd
         // The area in units of 2^-17 pixel, folded by the rule and rounded half up to U8.
         @inline(__always) func coverage(_ sum: Int32) -> UInt8 {
@@ -179,8 +258,8 @@ struct Accumulator {
             return UInt8(truncatingIfNeeded: (v &* 255 &+ full / 2) >> UInt32(2 * Accumulator.subpixelShift + 1))
         }
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
-        var builder = CoverageMask.Builder(region: origin)
-        for row in 0..<height {
+        let origin = builder.region
+        for row in 0..<bandRows {
             let a = cells + row * stride, words = touched + row * wordsPerRow
             var sum: Int32 = 0, c: UInt8 = 0
             var next = 0  // the first column not yet in a span; coverage is c from there on
@@ -190,6 +269,32 @@ struct Accumulator {
                 while bits != 0 {
                     let start = (w << 6 | bits.trailingZeroBitCount) << Accumulator.blockShift
                     bits &= bits - 1
+                    if start &+ blockWidth <= width {
+                        // A whole block inside the row, its values as the bytes of one word (the
+                        // first value lowest): the same sums, values and spans as the loop below,
+                        // with the runs of equal values found by bit counts.
+                        let before = c
+                        var values: UInt64 = 0
+                        for i in 0..<AccumulationScratch.blockWidth {
+                            sum &+= a[start &+ i]
+                            a[start &+ i] = 0
+                            c = coverage(sum)
+                            values |= UInt64(c) &<< UInt64(i &* 8)
+                        }
+                        let first = (values ^ (UInt64(before) &* Accumulator.byteLanes)).trailingZeroBitCount &>> 3
+                        let last = max(first, blockWidth &- (values ^ (UInt64(c) &* Accumulator.byteLanes)).leadingZeroBitCount &>> 3)
+                        if first < last || before != c {
+                            if start &+ first > next && before != 0 {
+                                builder.addConstantSpan(x: origin.x &+ next, count: start &+ first &- next, value: before)
+                            }
+                            if first < last {
+                                UnsafeMutableRawPointer(builder.valueSlot(count: blockWidth)).storeBytes(of: values.littleEndian, as: UInt64.self)
+                                builder.commitExplicitSpan(x: origin.x &+ start &+ first, first: first, count: last &- first)
+                            }
+                            next = start &+ last
+                        }
+                        continue
+                    }
                     let end = min(start + blockWidth, width)
                     if start < width {
                         let before = c
@@ -226,6 +331,5 @@ struct Accumulator {
             if next < width && c != 0 { builder.addConstantSpan(x: origin.x + next, count: width - next, value: c) }
             builder.endRow()
         }
-        return builder.finish()
     }
 }
