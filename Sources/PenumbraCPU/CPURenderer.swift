@@ -117,9 +117,7 @@ struct CPUFrame {
                 for y in rows {
                     if (y - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
                     if clip == nil, let coverage {
-                        coverage.forEachSpan(inRow: y, from: region.x, to: region.maxX) { x, count, values, constant in
-                            pixels.composite(y: y, x: x, count: count, coverage: values, constant: constant, scratch)
-                        }
+                        pixels.composite(y: y, mask: coverage, from: region.x, to: region.maxX, scratch)
                         continue
                     }
                     let cov = scratch.coverage

@@ -60,6 +60,20 @@ struct SpanCompositor {
         return SIMD4<UInt8>(truncatingIfNeeded: Fixed.div255(SIMD4<Int32>(truncatingIfNeeded: c) &* Int32(alpha)))
     }
 
+    /// Composites row `y` of `mask`, columns `from..<to` (device coordinates, inside the frame):
+    /// a solid paint a row of spans at a time (`BlendMode.blendRow(source:mask:...)`), any other
+    /// paint span by span.
+    func composite(y: Int, mask: CoverageMask, from: Int, to: Int, _ scratch: Scratch) {
+        if let solid {
+            let row = pixels.baseAddress! + ((y - frame.y) * frame.width + from - frame.x) * 4
+            mode.blendRow(source: solid, mask: mask, y: y, from: from, to: to, row: row, rowX: from)
+            return
+        }
+        mask.forEachSpan(inRow: y, from: from, to: to) { x, count, values, constant in
+            composite(y: y, x: x, count: count, coverage: values, constant: constant, scratch)
+        }
+    }
+
     /// Composites pixels `x..<x+count` of row `y` (device coordinates, inside the frame), with
     /// coverage `coverage[0..<count]`, or `constant` for all of them when `coverage` is nil.
     func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>?, constant: UInt8, _ scratch: Scratch) {
