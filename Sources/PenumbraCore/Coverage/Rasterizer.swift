@@ -27,8 +27,9 @@
 // blocks of 8 cells it touches. The resolve visits only marked blocks: between
 // them the prefix sum is constant, so the coverage is too, and the mask
 // (CoverageMask, rows of spans) stores such a run as one constant span, or
-// nothing when it is 0; a whole block's 8 values are one 64-bit word, whose
-// runs equal to the coverage before and after it are found by bit counts. A
+// nothing when it is 0; a whole block's prefix sums and coverage are computed
+// four lanes at a time, its 8 values packed in one 64-bit word, whose runs
+// equal to the coverage before and after it are found by bit counts. A
 // stroked circle thus costs its edges, not its bounding box. A region taller
 // than 32 rows is accumulated and resolved a band of 32 rows at a time
 // (BandedEdges.swift), so its cells stay in the core's cache: a 1024-row ring
@@ -236,6 +237,29 @@ struct Accumulator {
         }
     }
 
+    /// The running sums of four lanes: lane i is lanes 0 through i added (wrapping).
+    @inline(__always)
+    static func prefixSums(_ x: SIMD4<Int32>) -> SIMD4<Int32> {
+        let one = x &+ SIMD4(0, x[0], x[1], x[2])
+        return one &+ SIMD4(0, 0, one[0], one[1])
+    }
+
+    /// `coverage(sum)` of `resolveBand` on four lanes: the magnitude folded by the rule, times
+    /// 255, rounded half up, shifted (each lane in 0...255).
+    @inline(__always)
+    static func coverage(_ sums: SIMD4<Int32>, evenOdd: Bool) -> SIMD4<UInt32> {
+        let full = UInt32(Accumulator.fullArea)
+        let sign = sums &>> 31
+        var v = SIMD4<UInt32>(truncatingIfNeeded: (sums ^ sign) &- sign)  // |sum|, as `magnitude`
+        if evenOdd {
+            v &= 2 * full - 1
+            v.replace(with: SIMD4(repeating: 2 * full) &- v, where: v .> full)
+        } else {
+            v.replace(with: full, where: v .> full)
+        }
+        return ((v &<< 8) &- v &+ full / 2) &>> UInt32(2 * Accumulator.subpixelShift + 1)
+    }
+
     /// Prefix-sums each row of the band into coverage under the fill rule, as the next rows of
     /// spans of `builder` (whose region is as wide as this accumulator), zeroing every touched
     /// block's cells and
@@ -274,13 +298,19 @@ struct Accumulator {
                         // first value lowest): the same sums, values and spans as the loop below,
                         // with the runs of equal values found by bit counts.
                         let before = c
-                        var values: UInt64 = 0
-                        for i in 0..<AccumulationScratch.blockWidth {
-                            sum &+= a[start &+ i]
-                            a[start &+ i] = 0
-                            c = coverage(sum)
-                            values |= UInt64(c) &<< UInt64(i &* 8)
-                        }
+                        // The prefix sums of two lanes of four (wrapping sums, so any order of
+                        // additions gives the sequential loop's values), then their coverage.
+                        let cells = UnsafeMutableRawPointer(a + start)
+                        let low = Accumulator.prefixSums(cells.loadUnaligned(as: SIMD4<Int32>.self)) &+ SIMD4(repeating: sum)
+                        let high = Accumulator.prefixSums(cells.loadUnaligned(fromByteOffset: 16, as: SIMD4<Int32>.self))
+                            &+ SIMD4(repeating: low[3])
+                        cells.storeBytes(of: SIMD4<Int32>(), as: SIMD4<Int32>.self)
+                        cells.storeBytes(of: SIMD4<Int32>(), toByteOffset: 16, as: SIMD4<Int32>.self)
+                        sum = high[3]
+                        let bytes = SIMD8<UInt8>(truncatingIfNeeded: SIMD8<UInt32>(
+                            lowHalf: Accumulator.coverage(low, evenOdd: evenOdd), highHalf: Accumulator.coverage(high, evenOdd: evenOdd)))
+                        let values = UInt64(littleEndian: unsafeBitCast(bytes, to: UInt64.self))
+                        c = UInt8(truncatingIfNeeded: values &>> 56)
                         let first = (values ^ (UInt64(before) &* Accumulator.byteLanes)).trailingZeroBitCount &>> 3
                         let last = max(first, blockWidth &- (values ^ (UInt64(c) &* Accumulator.byteLanes)).leadingZeroBitCount &>> 3)
                         if first < last || before != c {
