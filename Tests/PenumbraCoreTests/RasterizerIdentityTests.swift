@@ -27,6 +27,13 @@ final class RasterizerIdentityTests: XCTestCase {
         return DeviceShape(contours: contours, rule: rng.next() % 2 == 0 ? .nonzero : .evenOdd)
     }
 
+    /// A random shape scaled about the origin by a random factor in `factors`.
+    private func randomShape(_ rng: inout SplitMix64, scaledBy factors: ClosedRange<Double>) -> DeviceShape {
+        let base = randomShape(&rng)
+        let k = rng.double(in: factors)
+        return DeviceShape(contours: base.contours.map { $0.map { Point($0.x * k, $0.y * k) } }, rule: base.rule)
+    }
+
     private func assertIdentical(_ shape: DeviceShape, _ region: PixelRect, _ label: String,
                                  file: StaticString = #filePath, line: UInt = #line) {
         let expectedMask = referenceCoverage(of: shape, in: region)
@@ -87,9 +94,7 @@ final class RasterizerIdentityTests: XCTestCase {
     func testWideRegionsMatch() {
         var rng = SplitMix64(seed: 0x00D1_DE5)
         for i in 0..<40 {
-            let base = randomShape(&rng)
-            let k = rng.double(in: 4...12)
-            let scaled = DeviceShape(contours: base.contours.map { $0.map { Point($0.x * k, $0.y * k) } }, rule: base.rule)
+            let scaled = randomShape(&rng, scaledBy: 4...12)
             let region = PixelRect(x: Int(rng.next() % 81) - 40, y: Int(rng.next() % 41) - 20,
                                    width: Int(rng.next() % 1400) + 1000, height: Int(rng.next() % 60) + 1)
             assertIdentical(scaled, PixelRect(x: region.x, y: region.y + Int(rng.next() % 600), width: region.width,
@@ -111,9 +116,7 @@ final class RasterizerIdentityTests: XCTestCase {
         let band = Double(Accumulator.bandHeight)
         var rng = SplitMix64(seed: 0xBA4D5)
         for i in 0..<60 {
-            let base = randomShape(&rng)
-            let k = rng.double(in: 2...6)
-            let scaled = DeviceShape(contours: base.contours.map { $0.map { Point($0.x * k, $0.y * k) } }, rule: base.rule)
+            let scaled = randomShape(&rng, scaledBy: 2...6)
             let region = PixelRect(x: Int(rng.next() % 41) - 20, y: Int(rng.next() % 81) - 40,
                                    width: Int(rng.next() % 300) + 1, height: Int(rng.next() % 700) + 33)
             assertIdentical(scaled, region, "tall \(i)")
