@@ -63,6 +63,16 @@ final class AccumulationScratch {
 
     /// The largest scratch worth keeping for the next call (64 MiB of cells).
     static let retainedCellLimit = 1 << 24
+    /// The most edges whose buffers are kept for the next call (a few MiB); a shape with more
+    /// frees its lists when done.
+    static let retainedEdgeLimit = 1 << 17
+
+    /// Frees the edge lists when they hold room for more than `retainedEdgeLimit` edges.
+    func releaseLargeEdgeLists() {
+        if edges.capacity > AccumulationScratch.retainedEdgeLimit || activeEdges.capacity > AccumulationScratch.retainedEdgeLimit {
+            edges = BandedEdges(); activeEdges = []
+        }
+    }
 
     /// Idle scratches; each is used by one thread at a time, handed over through this lock.
     private static let pool = Mutex<[UnsafeScratch]>([])
@@ -74,6 +84,7 @@ final class AccumulationScratch {
     static func withScratch<R>(_ body: (AccumulationScratch) -> R) -> R {
         let scratch = pool.withLock { $0.popLast()?.scratch } ?? AccumulationScratch()
         let result = body(scratch)
+        scratch.releaseLargeEdgeLists()
         if scratch.cellCapacity <= retainedCellLimit {
             pool.withLock { if $0.count < 8 { $0.append(UnsafeScratch(scratch: scratch)) } }
         }

@@ -38,6 +38,9 @@ struct BandedEdges {
     private(set) var bandStarts: [Int] = []
     private var unsorted: [FixedEdge] = []
 
+    /// How many edges the buffers hold room for.
+    var capacity: Int { max(edges.capacity, unsorted.capacity) }
+
     /// Rounds the edges of `shape` over `region` (as `EdgeClipper.forEachEdge`), leaves out the
     /// horizontal ones, and groups them into `bands` bands of `Accumulator.bandHeight` rows.
     mutating func sortByBand(of shape: DeviceShape, in region: PixelRect, bands: Int) {
