@@ -133,6 +133,43 @@ final class RasterizerIdentityTests: XCTestCase {
         }
     }
 
+    /// A shape of more edges than a scratch keeps room for: its coverage is the original
+    /// rasterizer's, and its lists are freed rather than kept in the pool.
+    func testHugeEdgeListsAreNotKept() {
+        let count = AccumulationScratch.retainedEdgeLimit + 1000
+        let zigzag = (0..<count).map { i in Point(Double(i % 2) * 90 + 3, 2 + 2000 * Double(i) / Double(count)) }
+        let region = PixelRect(x: 0, y: 0, width: 100, height: 2010)
+        let shape = DeviceShape(contours: [zigzag], rule: .evenOdd)
+        assertIdentical(shape, region, "zigzag of \(count) edges")
+        let scratch = AccumulationScratch()
+        scratch.edges.sortByBand(of: shape, in: region, bands: 63)
+        XCTAssertGreaterThan(scratch.edges.capacity, AccumulationScratch.retainedEdgeLimit)
+        scratch.releaseLargeEdgeLists()
+        XCTAssertEqual(scratch.edges.capacity, 0)
+        scratch.edges.sortByBand(of: DeviceShape(contours: [Array(zigzag.prefix(50))], rule: .evenOdd), in: region, bands: 63)
+        scratch.releaseLargeEdgeLists()
+        XCTAssertGreaterThan(scratch.edges.capacity, 0, "small lists are kept for the next call")
+    }
+
+    /// The edges' rounding to 1/256 pixel is `rounded()`'s (half away from zero), ties and the
+    /// values next to them included, negative values and the clamps too.
+    func testFixedPointRoundingMatchesRounded() {
+        func expected(_ v: Double, _ limit: Int) -> Int { min(limit, max(0, Int((v * 256).rounded()))) }
+        var values: [Double] = []
+        for k in -600...600 {
+            let tie = (Double(k) + 0.5) / 256
+            values += [tie, tie.nextUp, tie.nextDown, Double(k) / 256, (Double(k) / 256).nextUp, (Double(k) / 256).nextDown]
+        }
+        values += [0.49999999999999994 / 256, 0.5 / 256, 1e-300, -1e-300, 0, -0.0, 4095.998046875, 4096, 1e6]
+        var rng = SplitMix64(seed: 256)
+        values += (0..<20_000).map { _ in rng.double(in: -10...5000) }
+        for v in values {
+            for limit in [1 << 20, 256 * 100] {
+                XCTAssertEqual(EdgeClipper.fixed(v, limit), expected(v, limit), "\(v) (limit \(limit))")
+            }
+        }
+    }
+
     func testConcurrentCallsMatch() {
         var rng = SplitMix64(seed: 7)
         let shapes = (0..<32).map { _ in randomShape(&rng) }

@@ -128,10 +128,16 @@ struct EdgeClipper {
         }
     }
 
-    /// `v` in 1/256 pixel, rounded half away from zero, within 0...limit.
+    /// `v` in 1/256 pixel, rounded half away from zero (as `rounded()`), within 0...limit.
+    /// Rounded without a call into libm: `s - trunc(s)` is exact (trunc(s) is within a factor of
+    /// two of s, or 0), so comparing it with one half rounds exactly as `rounded()` does.
     @inline(__always)
     static func fixed(_ v: Double, _ limit: Int) -> Int {
-        min(limit, max(0, Int((v * Accumulator.subpixels).rounded())))
+        let s = v * Accumulator.subpixels
+        let t = Int(s)
+        let fraction = s - Double(t)
+        let rounded = fraction >= 0.5 ? t &+ 1 : (fraction <= -0.5 ? t &- 1 : t)
+        return min(limit, max(0, rounded))
     }
 
     /// Hands each clipped piece of the edge (x0, y0) to (x1, y1) to `emit` in 1/256 pixel,
