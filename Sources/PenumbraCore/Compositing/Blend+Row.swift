@@ -7,7 +7,8 @@
 // A solid paint through a coverage mask goes a row of spans at a time (`blendRow(source:
 // mask:...)`): one switch per row, then each span's loop specialised for the kernel and for
 // explicit or constant coverage, so a ring's short edge spans do not each pay for a call
-// and a switch.
+// and a switch. A solid colour in normal mode, whichever entry it comes through, is
+// composited in 16-bit lanes (`SolidNormalPixels`: the same integers, fewer instructions).
 //
 // Per pixel it is exactly `composite(source:destination:coverage:mode:)` on U8 values
 // (docs/ARITHMETIC.md): the blend, then `div255(dst (255 - t) + blend t)`. Pixels with
@@ -24,7 +25,11 @@ extension BlendMode {
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
         if source.w == 0, preservesDestinationWhereSourceIsClear { return }
-        guard let base = coverage.baseAddress else { return }
+        guard let base = coverage.baseAddress, let pixels = destination.baseAddress else { return }
+        if let normal = solidNormal(source) {
+            normal.composite(pixels, coverage.count, coverage: base)
+            return
+        }
         dispatchRow(ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), BufferCoverage(base: base), coverage.count, destination)
     }
 
@@ -43,6 +48,10 @@ extension BlendMode {
             BlendMode.fill(pixels, count, with: source)
             return
         }
+        if let normal = solidNormal(source) {
+            normal.composite(pixels, count, constant: coverage)
+            return
+        }
         dispatchRow(ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), ConstantCoverage(value: Int32(coverage)), count, destination)
     }
 
@@ -54,7 +63,8 @@ extension BlendMode {
                          row: UnsafeMutablePointer<UInt8>, rowX: Int) {
         if source.w == 0, preservesDestinationWhereSourceIsClear { return }
         dispatch(MaskRowJob(source: ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), bytes: source,
-                            fills: fullCoverageFills(source), mask: mask, y: y, from: from, to: to, row: row, rowX: rowX))
+                            fills: fullCoverageFills(source), normal: solidNormal(source),
+                            mask: mask, y: y, from: from, to: to, row: row, rowX: rowX))
     }
 
     /// Whether full coverage of `source` gives the source whatever the destination:
@@ -62,8 +72,13 @@ extension BlendMode {
     /// when the source is a valid premultiplied colour, which the composite's clamp leaves as
     /// it is (a colour lane above alpha is clamped to it).
     private func fullCoverageFills(_ source: SIMD4<UInt8>) -> Bool {
-        let valid = source.x <= source.w && source.y <= source.w && source.z <= source.w
-        return valid && (self == .copy || (self == .normal && source.w == 255))
+        isValidPremultiplied(source) && (self == .copy || (self == .normal && source.w == 255))
+    }
+
+    /// Normal mode's composite of a solid `source` in 16-bit lanes, when it applies: the same
+    /// bytes as the Int32 kernel (see `SolidNormalPixels`).
+    private func solidNormal(_ source: SIMD4<UInt8>) -> SolidNormalPixels? {
+        self == .normal && isValidPremultiplied(source) ? SolidNormalPixels(source) : nil
     }
 
     /// Stores `color` into `count` pixels.
@@ -186,24 +201,22 @@ private struct RunJob<Source: RowSource, Coverage: RowCoverage>: RowJob {
 }
 
 /// The spans of one row of a mask, a constant source (`bytes`, widened in `source`); fully
-/// covered spans are filled when `fills`.
+/// covered spans are filled when `fills`; normal mode's 16-bit composite when `normal` is set.
 private struct MaskRowJob: RowJob {
-    let source: ConstantRowSource, bytes: SIMD4<UInt8>, fills: Bool
+    let source: ConstantRowSource, bytes: SIMD4<UInt8>, fills: Bool, normal: SolidNormalPixels?
     let mask: CoverageMask, y: Int, from: Int, to: Int
     let row: UnsafeMutablePointer<UInt8>, rowX: Int
     @inline(__always)
     func run<Kernel: RowKernel>(_ kernel: Kernel.Type, _ skipClearSource: Bool) {
-        // Normal mode's common case in 16-bit lanes (the same bytes, fewer instructions).
-        let normal = Kernel.self == NormalKernel.self ? SolidNormalPixels(bytes) : nil
         mask.forEachSpan(inRow: y, from: from, to: to) { x, count, values, constant in
             let pixels = row + (x &- rowX) &* 4
-            if constant == 255 && fills && values == nil {
+            if let values {
+                if let normal { normal.composite(pixels, count, coverage: values) }
+                else { compositeRow(Kernel.self, source, count, BufferCoverage(base: values), pixels, skipClearSource) }
+            } else if constant == 255 && fills {
                 BlendMode.fill(pixels, count, with: bytes)
             } else if let normal {
-                let raw = UnsafeMutableRawPointer(pixels)
-                for i in 0..<count { normal.composite(raw + i &* 4, coverage: values?[i] ?? constant) }
-            } else if let values {
-                compositeRow(Kernel.self, source, count, BufferCoverage(base: values), pixels, skipClearSource)
+                normal.composite(pixels, count, constant: constant)
             } else {
                 compositeRow(Kernel.self, source, count, ConstantCoverage(value: Int32(constant)), pixels, skipClearSource)
             }
@@ -221,9 +234,8 @@ private struct SolidNormalPixels {
     let bytes: SIMD4<UInt8>
     let source255: SIMD4<UInt16>, inverseAlpha: SIMD4<UInt16>
 
-    /// Nil when a colour lane of `source` exceeds its alpha (the Int32 kernel's clamps apply).
-    init?(_ source: SIMD4<UInt8>) {
-        guard source.x <= source.w, source.y <= source.w, source.z <= source.w else { return nil }
+    /// `source` is a valid premultiplied colour (`isValidPremultiplied`).
+    init(_ source: SIMD4<UInt8>) {
         bytes = source
         source255 = SIMD4<UInt16>(truncatingIfNeeded: source) &* 255
         inverseAlpha = SIMD4<UInt16>(repeating: 255 &- UInt16(source.w))
@@ -233,6 +245,20 @@ private struct SolidNormalPixels {
     static func div255(_ x: SIMD4<UInt16>) -> SIMD4<UInt16> {
         let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
+    }
+
+    /// Composites `count` pixels from `pixels`, with coverage `coverage[i]`.
+    @inline(__always)
+    func composite(_ pixels: UnsafeMutablePointer<UInt8>, _ count: Int, coverage: UnsafePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(pixels)
+        for i in 0..<count { composite(raw + i &* 4, coverage: coverage[i]) }
+    }
+
+    /// Composites `count` pixels from `pixels`, all with coverage `constant`.
+    @inline(__always)
+    func composite(_ pixels: UnsafeMutablePointer<UInt8>, _ count: Int, constant: UInt8) {
+        let raw = UnsafeMutableRawPointer(pixels)
+        for i in 0..<count { composite(raw + i &* 4, coverage: constant) }
     }
 
     /// Composites the pixel at `pixel` with coverage `t`.
@@ -249,6 +275,10 @@ private struct SolidNormalPixels {
         pixel.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: mixed), as: SIMD4<UInt8>.self)
     }
 }
+
+/// Whether no colour lane of `c` exceeds its alpha.
+@inline(__always)
+private func isValidPremultiplied(_ c: SIMD4<UInt8>) -> Bool { c.x <= c.w && c.y <= c.w && c.z <= c.w }
 
 /// A blend formula as a type, so that the row loop specialises on it.
 private protocol RowKernel {
