@@ -33,10 +33,10 @@
 // stroked circle thus costs its edges, not its bounding box. A region taller
 // than 32 rows is accumulated and resolved a band of 32 rows at a time
 // (BandedEdges.swift), so its cells stay in the core's cache: a 1024-row ring
-// touched 4 MB of cells in one pass, a band of it 131 KB. Every arithmetic
-// expression is the one of the original dense resolve, in the same order:
-// the results are bit-identical, which RasterizerIdentityTests checks
-// against a copy of it.
+// touched 4 MB of cells in one pass, a band of it 131 KB. Every value is the
+// one of the original dense resolve (wrapping integer sums give the same
+// values in any order): the results are bit-identical, which
+// RasterizerIdentityTests checks against a copy of it.
 
 
 /// Computes anti-aliased coverage masks of device shapes.
@@ -244,8 +244,9 @@ struct Accumulator {
         return one &+ SIMD4(0, 0, one[0], one[1])
     }
 
-    /// `coverage(sum)` of `resolveBand` on four lanes: the magnitude folded by the rule, times
-    /// 255, rounded half up, shifted (each lane in 0...255).
+    /// The coverage of four prefix sums (areas in units of 2^-17 pixel): the magnitude folded by
+    /// the rule (nonzero: at most 2^17; even-odd: modulo 2^18, folded above 2^17), times 255,
+    /// rounded half up to U8 (each lane in 0...255).
     @inline(__always)
     static func coverage(_ sums: SIMD4<Int32>, evenOdd: Bool) -> SIMD4<UInt32> {
         let full = UInt32(Accumulator.fullArea)
@@ -262,44 +263,43 @@ struct Accumulator {
 
     /// Prefix-sums each row of the band into coverage under the fill rule, as the next rows of
     /// spans of `builder` (whose region is as wide as this accumulator), zeroing every touched
-    /// block's cells and
-    /// bits (the scratch's invariant). A touched block inside the row becomes an explicit span,
-    /// less its leading values equal to the coverage before it and its trailing values equal to
-    /// the coverage after it; those join the constant runs between blocks, which become constant
-    /// spans when they are not zero. Cells at or past `width` are cleared but never summed.
+    /// block's cells and bits (the scratch's invariant). A touched block inside the row becomes
+    /// an explicit span, less its leading values equal to the coverage before it and its trailing
+    /// values equal to the coverage after it; those join the constant runs between blocks, which
+    /// become constant spans when they are not zero. Cells at or past `width` are cleared but
+    /// never summed.
     func resolveBand(rule: FillRule, into builder: inout CoverageMask.Builder) {
         let evenOdd = rule == .evenOdd
-        // The area in units of 2^-17 pixel, folded by the rule and rounded half up to U8.
-        @inline(__always) func coverage(_ sum: Int32) -> UInt8 {
-            let full = UInt32(Accumulator.fullArea)
-            var v = sum.magnitude
-            if evenOdd {
-                v &= 2 * full - 1
-                if v > full { v = 2 * full - v }
-            } else if v > full {
-                v = full
-            }
-            return UInt8(truncatingIfNeeded: (v &* 255 &+ full / 2) >> UInt32(2 * Accumulator.subpixelShift + 1))
-        }
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
         let origin = builder.region
         for row in 0..<bandRows {
             let a = cells + row * stride, words = touched + row * wordsPerRow
             var sum: Int32 = 0, c: UInt8 = 0
             var next = 0  // the first column not yet in a span; coverage is c from there on
+            // A block from `start`, its values in the builder's value slot when `first < last`:
+            // values `first..<last` become an explicit span; the values before them equal the
+            // coverage before the block (`before`) and extend the run before it, the values
+            // after them equal the coverage after it (`c`) and start the run after it.
+            @inline(__always) func endBlock(_ start: Int, _ first: Int, _ last: Int, _ before: UInt8) {
+                guard first < last || before != c else { return }
+                if start &+ first > next && before != 0 {
+                    builder.addConstantSpan(x: origin.x &+ next, count: start &+ first &- next, value: before)
+                }
+                if first < last { builder.commitExplicitSpan(x: origin.x &+ start &+ first, first: first, count: last &- first) }
+                next = start &+ last
+            }
             for w in 0..<wordsPerRow {
                 var bits = words[w]
                 words[w] = 0
                 while bits != 0 {
                     let start = (w << 6 | bits.trailingZeroBitCount) << Accumulator.blockShift
                     bits &= bits - 1
+                    let before = c
                     if start &+ blockWidth <= width {
-                        // A whole block inside the row, its values as the bytes of one word (the
-                        // first value lowest): the same sums, values and spans as the loop below,
-                        // with the runs of equal values found by bit counts.
-                        let before = c
-                        // The prefix sums of two lanes of four (wrapping sums, so any order of
-                        // additions gives the sequential loop's values), then their coverage.
+                        // A whole block inside the row: the prefix sums of two lanes of four
+                        // (wrapping sums, so any order of additions gives the left-to-right
+                        // values), their coverage, packed as the bytes of one word (the first value
+                        // lowest), whose runs equal to `before` and to `c` are found by bit counts.
                         let cells = UnsafeMutableRawPointer(a + start)
                         let low = Accumulator.prefixSums(cells.loadUnaligned(as: SIMD4<Int32>.self)) &+ SIMD4(repeating: sum)
                         let high = Accumulator.prefixSums(cells.loadUnaligned(fromByteOffset: 16, as: SIMD4<Int32>.self))
@@ -313,46 +313,26 @@ struct Accumulator {
                         c = UInt8(truncatingIfNeeded: values &>> 56)
                         let first = (values ^ (UInt64(before) &* Accumulator.byteLanes)).trailingZeroBitCount &>> 3
                         let last = max(first, blockWidth &- (values ^ (UInt64(c) &* Accumulator.byteLanes)).leadingZeroBitCount &>> 3)
-                        if first < last || before != c {
-                            if start &+ first > next && before != 0 {
-                                builder.addConstantSpan(x: origin.x &+ next, count: start &+ first &- next, value: before)
-                            }
-                            if first < last {
-                                UnsafeMutableRawPointer(builder.valueSlot(count: blockWidth)).storeBytes(of: values.littleEndian, as: UInt64.self)
-                                builder.commitExplicitSpan(x: origin.x &+ start &+ first, first: first, count: last &- first)
-                            }
-                            next = start &+ last
+                        if first < last {
+                            UnsafeMutableRawPointer(builder.valueSlot(count: blockWidth)).storeBytes(of: values.littleEndian, as: UInt64.self)
                         }
+                        endBlock(start, first, last, before)
                         continue
                     }
+                    // The row's last, partial block: one cell at a time.
                     let end = min(start + blockWidth, width)
                     if start < width {
-                        let before = c
                         let block = builder.valueSlot(count: end - start)
                         for x in start..<end {
-                            let cell = a[x]
-                            // Adding a zero leaves the sum, hence the coverage, unchanged.
-                            if cell != 0 {
-                                sum &+= cell
-                                c = coverage(sum)
-                                a[x] = 0
-                            }
+                            sum &+= a[x]
+                            a[x] = 0
+                            c = UInt8(truncatingIfNeeded: Accumulator.coverage(SIMD4(repeating: sum), evenOdd: evenOdd)[0])
                             block[x - start] = c
                         }
-                        // Values equal to the coverage before the block extend the run before
-                        // it; values equal to the coverage after it start the run after it.
                         var first = 0, last = end - start
                         while first < last && block[first] == before { first += 1 }
                         while last > first && block[last - 1] == c { last -= 1 }
-                        if first < last || before != c {
-                            if start + first > next && before != 0 {
-                                builder.addConstantSpan(x: origin.x + next, count: start + first - next, value: before)
-                            }
-                            if first < last {
-                                builder.commitExplicitSpan(x: origin.x + start + first, first: first, count: last - first)
-                            }
-                            next = start + last
-                        }
+                        endBlock(start, first, last, before)
                     }
                     let clearFrom = max(start, width), clearTo = min(start + blockWidth, stride)
                     if clearFrom < clearTo { (a + clearFrom).update(repeating: 0, count: clearTo - clearFrom) }
