@@ -76,7 +76,8 @@ let package = Package(
         .target(
             name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
             path: "Sources/PenumbraText"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText"], path: "Sources/Penumbra"),
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
+                path: "Sources/Penumbra"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
         .target(
             name: "PenumbraServer",

@@ -12,3 +12,8 @@ size_t penumbra_heap_system(void) {
 }
 
 int penumbra_heap_trim(void) { return malloc_trim(0); }
+
+void penumbra_heap_configure(size_t mmap_threshold, int arena_max) {
+    mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold);
+    if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
+}

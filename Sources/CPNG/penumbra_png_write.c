@@ -29,6 +29,7 @@
 // The file is signature, IHDR, sRGB (perceptual), IDATs of at most
 // IDAT_MAX_BYTES, IEND; nothing else, so no timestamp or text.
 #include <pthread.h>
+#include "penumbra_flag.h"
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +67,17 @@ typedef struct encode_job {
     band_output *bands;
     atomic_uint next_band;
     atomic_int failed;
+    const int *cancel;            // penumbra_flag.h: set by the caller to stop between bands
+    atomic_int cancelled;
 } encode_job;
+
+/// True (and the job marked failed and cancelled) once the caller's flag is set.
+static int stop_requested(encode_job *job) {
+    if (!penumbra_flag_is_set(job->cancel)) return 0;
+    atomic_store(&job->cancelled, 1);
+    atomic_store(&job->failed, 1);
+    return 1;
+}
 
 // MARK: - Filtering
 
@@ -196,7 +207,7 @@ static void *filter_worker(void *argument) {
     if (scratch == NULL) { atomic_store(&job->failed, 1); return NULL; }
     for (;;) {
         uint32_t band = atomic_fetch_add(&job->next_band, 1);
-        if (band >= job->band_count || atomic_load(&job->failed)) break;
+        if (band >= job->band_count || atomic_load(&job->failed) || stop_requested(job)) break;
         uint32_t first = band * job->rows_per_band;
         uint32_t end = first + job->rows_per_band < job->height ? first + job->rows_per_band : job->height;
         filter_band(job, first, end, scratch);
@@ -214,7 +225,7 @@ static void *deflate_worker(void *argument) {
     }
     for (;;) {
         uint32_t band = atomic_fetch_add(&job->next_band, 1);
-        if (band >= job->band_count || atomic_load(&job->failed)) break;
+        if (band >= job->band_count || atomic_load(&job->failed) || stop_requested(job)) break;
         if (deflate_band(job, compressor, band) != 0) atomic_store(&job->failed, 1);
     }
     libdeflate_free_compressor(compressor);
@@ -308,6 +319,13 @@ static void say(char *message, size_t capacity, const char *text) {
 int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
                                 int compression_level, penumbra_png_filter filter, int thread_count,
                                 penumbra_png_buffer *out, char *message, size_t message_capacity) {
+    return penumbra_png_encode_cancellable(rgba, width, height, has_alpha, compression_level, filter, thread_count,
+                                           NULL, out, message, message_capacity);
+}
+
+int penumbra_png_encode_cancellable(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
+                                    int compression_level, penumbra_png_filter filter, int thread_count,
+                                    const int *cancel, penumbra_png_buffer *out, char *message, size_t message_capacity) {
     say(message, message_capacity, "");
     if (out == NULL) { say(message, message_capacity, "no output buffer"); return 1; }
     out->bytes = NULL; out->size = 0; out->capacity = 0;
@@ -336,6 +354,8 @@ int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t he
     job.band_count = (uint32_t)((height + (size_t)job.rows_per_band - 1) / job.rows_per_band);
     atomic_init(&job.failed, 0);
     atomic_init(&job.next_band, 0);
+    atomic_init(&job.cancelled, 0);
+    job.cancel = cancel;
     if (job.stride > SIZE_MAX / height) { say(message, message_capacity, "image too large for memory"); return 1; }
     job.filtered = (uint8_t *)malloc(job.stride * height);
     job.bands = (band_output *)calloc(job.band_count, sizeof *job.bands);
@@ -361,6 +381,10 @@ int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t he
     free(job.filtered);
     if (failed) {
         penumbra_png_buffer_free(out);
+        if (atomic_load(&job.cancelled)) {
+            say(message, message_capacity, "cancelled");
+            return 2;
+        }
         say(message, message_capacity, "out of memory or zlib failure while encoding");
         return 1;
     }

@@ -1,6 +1,9 @@
 // The worker side of RenderService: a job's entry (its result, delivered
 // once, to a waiter that may come before or after it), the renderers a
-// worker owns, and the loop each worker thread runs.
+// worker owns, and the loop each worker thread runs. A job runs with its
+// RenderCancellation bound as the current token, so a deadline or a client
+// that left stops whatever loop the job is in (decoding, stroking, shaping,
+// a blur, a band of rows, encoding), not only the step between two draws.
 import Dispatch
 import Foundation
 import PenumbraCPU
@@ -48,6 +51,8 @@ extension RenderService {
     final class Worker {
         let gpu: Renderer?
         let cpu = CPURenderer()
+        /// The bytes of the last job's canvas (0 when it made none), for the heap trim after it.
+        var lastCanvasBytes = 0
         /// The scene environments whose filters run on each renderer, made on first use.
         private var environments: [Bool: SceneEnvironment] = [:]
 
@@ -95,7 +100,12 @@ extension RenderService {
             if next.stop { return }
             guard let entry = next.entry else { continue }
             if !entry.isFinished {
-                entry.finish(run(entry, on: worker))
+                // The job's token is the current one for all of its work: the decoder, the
+                // recording, the renderers and the encoders look at it in their long loops.
+                let result = entry.cancellation.during { run(entry, on: worker) }
+                entry.finish(result)
+                HeapTuning.returnFreedMemory(afterCanvasOf: worker.lastCanvasBytes)
+                worker.lastCanvasBytes = 0
             }
             state.withLock { $0.running -= 1 }
         }
@@ -133,6 +143,7 @@ extension RenderService {
                 }
             }
             let rendered = clock.now
+            worker.lastCanvasBytes = bitmap.pixels.count
             try entry.cancellation.check()
             let bytes = try entry.job.encode(bitmap)
             let encoded = clock.now

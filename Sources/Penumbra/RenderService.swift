@@ -145,6 +145,7 @@ public final class RenderService: Sendable {
     /// Throws `BackendUnavailable` when `.gpu` is asked for and the first worker cannot make one.
     public init(_ configuration: Configuration) throws {
         self.configuration = configuration
+        HeapTuning.configure()
         let first = DispatchSemaphore(value: 0)
         let firstError = Mutex<Error?>(nil)
         for index in 0..<configuration.workers {

@@ -18,13 +18,19 @@ public final class CPURenderer: Renderer {
     public init() {}
     public var name: String { "cpu" }
 
-    /// Renders the list into a new premultiplied bitmap.
+    /// Renders the list, stopping once the current cancellation token (if any) is set.
     public func render(_ list: DisplayList) throws -> Bitmap {
-        try render(list, cancellation: nil)
+        try render(list, cancellation: RenderCancellation.current)
     }
 
     /// Renders the list, checking `cancellation` between draws and every few rows inside one.
     public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
+        // Bound as the current token too, so that the blurs' row loops see it.
+        guard let cancellation, RenderCancellation.current !== cancellation else { return try run(list, cancellation) }
+        return try cancellation.during { try run(list, cancellation) }
+    }
+
+    private func run(_ list: DisplayList, _ cancellation: RenderCancellation?) throws -> Bitmap {
         var frame = CPUFrame(list: list)
         try frame.run(cancellation: cancellation)
         return frame.target.bitmap

@@ -121,9 +121,10 @@ public final class GPURenderer: Renderer {
     }
 
     /// Renders the list into a new premultiplied bitmap. Throws `BackendUnavailable` when the
-    /// canvas (or a layer or shadow plane) exceeds the GPU's texture size.
+    /// canvas (or a layer or shadow plane) exceeds the GPU's texture size. Stops once the current
+    /// cancellation token (if any) is set.
     public func render(_ list: DisplayList) throws -> Bitmap {
-        try render(list, cancellation: nil)
+        try render(list, cancellation: RenderCancellation.current)
     }
 
     /// Renders the list, checking `cancellation` between draws.

@@ -85,6 +85,7 @@ public struct GIFDecoder: ImageDecoder {
         var canvas = [UInt8](repeating: 0, count: w * h * 4)
         var frames: [[UInt8]] = [], durations: [Double] = []
         for i in 0..<(firstFrameOnly ? 1 : count) {
+            try RenderCancellation.checkCurrent()
             let saved = gif.pointee.SavedImages[i]
             let desc = saved.ImageDesc
             var gcb = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)

@@ -58,6 +58,7 @@ public struct WebPDecoder: ImageDecoder {
             var frames: [[UInt8]] = [], durations: [Double] = []
             var previous: Int32 = 0
             while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                try RenderCancellation.checkCurrent()
                 var buffer: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {

@@ -112,6 +112,8 @@ final class FontCache: Sendable {
         let key = ShapingKey(face: face.id, text: text, rtl: rtl, script: script, features: features)
         if let glyphs = shapings.withLock({ $0.value(key) }) { return glyphs }
         let glyphs = Shaper.shape(face, text, rtl: rtl, script: script, features: features)
+        // A cancelled shaping may be partial: it is not kept for the next request.
+        if RenderCancellation.currentIsCancelled { return glyphs }
         shapings.withLock { $0.insert(glyphs, cost: 64 + text.count * 4 + glyphs.count * 40, for: key) }
         return glyphs
     }

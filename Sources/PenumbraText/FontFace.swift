@@ -5,8 +5,12 @@
 //
 // Threads: FreeType's FT_Face is not thread-safe and creating or destroying a
 // face touches its FT_Library, so each face has its own FT_Library, and the
-// face's FreeType and HarfBuzz handles sit behind the face's own Mutex. Callers
-// go through FontCache, which also caches outlines, so the locks are held briefly.
+// face's FreeType handles sit behind the face's own Mutex. Callers go through
+// FontCache, which also caches outlines, so that lock is held briefly (one
+// glyph's outline). HarfBuzz's font is made immutable once set up, and an
+// immutable hb_font_t is safe to shape with from any number of threads at
+// once, so shaping and cmap look-ups take no lock: one worker's long shaping
+// job never holds up another worker's text.
 //
 // Checking: FreeType opens some damaged files lazily, so a face is accepted
 // only when its sfnt table directory lies inside the file, the tables a
@@ -29,13 +33,20 @@ struct FaceMetrics: Sendable {
     var strikeoutSize: Double
 }
 
-/// Raw handles of a face, used only under the face's lock.
+/// Raw FreeType handles of a face, used only under the face's lock.
 struct FaceHandles: ~Copyable {
     var library: FT_Library?
     var ft: FT_Face?
-    var hb: OpaquePointer?
-    /// The file's bytes, read in place by both libraries.
-    var bytes: UnsafeMutableRawBufferPointer
+}
+
+/// A HarfBuzz font after `hb_font_make_immutable`: HarfBuzz reads it from any thread at once.
+struct ImmutableHBFont: @unchecked Sendable {
+    let pointer: OpaquePointer?
+}
+
+/// The font file's bytes, read in place by both libraries; freed with the face.
+struct FaceBytes: @unchecked Sendable {
+    let buffer: UnsafeMutableRawBufferPointer
 }
 
 /// One opened face.
@@ -50,6 +61,9 @@ final class FontFace: Sendable {
     let strikePPEM: Double
     let familyName: String
     let handles: Mutex<FaceHandles>
+    /// The shaping font, used without a lock.
+    let hb: ImmutableHBFont
+    private let bytes: FaceBytes
 
     private static let nextID = Atomic<Int>(1)
 
@@ -120,26 +134,26 @@ final class FontFace: Sendable {
         isColorBitmap = !isScalable
         strikePPEM = strike
         familyName = f.family_name.map { String(cString: $0) } ?? ""
-        handles = Mutex(FaceHandles(library: library, ft: face, hb: hbFont, bytes: buffer))
+        hb = ImmutableHBFont(pointer: hbFont)
+        bytes = FaceBytes(buffer: buffer)
+        handles = Mutex(FaceHandles(library: library, ft: face))
     }
 
     deinit {
+        hb_font_destroy(hb.pointer)
         handles.withLock { h in
-            hb_font_destroy(h.hb)
             FT_Done_Face(h.ft)
             FT_Done_FreeType(h.library)
-            h.bytes.deallocate()
         }
+        bytes.buffer.deallocate()
     }
 
     static let outlineFlags = Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
 
     /// The glyph for a scalar, or nil when the face lacks it.
     func glyph(for scalar: Unicode.Scalar) -> UInt32? {
-        handles.withLock { h in
-            var gid: hb_codepoint_t = 0
-            return hb_font_get_nominal_glyph(h.hb, scalar.value, &gid) != 0 && gid != 0 ? gid : nil
-        }
+        var gid: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(hb.pointer, scalar.value, &gid) != 0 && gid != 0 ? gid : nil
     }
 
     private static func readMetrics(_ face: FT_Face, unitsPerEm: Double) -> FaceMetrics {

@@ -115,7 +115,7 @@ final class SceneDecoderTests: XCTestCase {
         XCTAssertEqual(scene.background, Color(red: 1, green: 0, blue: 0, alpha: 128.0 / 255.0))
         XCTAssertEqual(scene.pixelWidth, 21, "20.5 rounds half up")
         XCTAssertEqual(scene.pixelHeight, 6, "6.2 rounds to 6")
-        let list = scene.displayList()
+        let list = try scene.displayList()
         XCTAssertEqual(list.width, 21)
         XCTAssertEqual(list.height, 6)
         XCTAssertEqual(list.scale, 2)
@@ -236,7 +236,7 @@ final class SceneDecoderTests: XCTestCase {
             """, extra: "\"background\": \"#FFFFFF\", \"scale\": 2")
         let scene = try S.decode(json)
         XCTAssertEqual(scene.ops.count, 13)
-        let list = scene.displayList()
+        let list = try scene.displayList()
         let kinds = list.commands.map { command -> String in
             switch command {
             case .fill: return "fill"
@@ -345,7 +345,7 @@ final class SceneDecoderTests: XCTestCase {
         XCTAssertEqual(built.bitmap.width, 2)
 
         // Replay: one image command per drawn image; crops that leave nothing draw nothing.
-        let list = scene.displayList()
+        let list = try scene.displayList()
         XCTAssertEqual(list.commands.count, 2)
         guard case .image(let first, _) = list.commands[0], case .image(let second, let state) = list.commands[1] else {
             return XCTFail("image commands expected")
@@ -375,7 +375,7 @@ final class SceneDecoderTests: XCTestCase {
         let forcedPixels = scene.images["forced"]?.bitmap.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         XCTAssertNotNil(marsPixels)
         XCTAssertEqual(marsPixels, forcedPixels)
-        if case .image(let draw, _)? = scene.displayList().commands.first {
+        if case .image(let draw, _)? = try scene.displayList().commands.first {
             XCTAssertEqual(draw.rect.size, Size(width: 2, height: 1), "size in points is pixels / scale")
         } else { XCTFail("an image command expected") }
     }

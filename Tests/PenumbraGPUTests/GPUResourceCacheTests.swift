@@ -106,14 +106,18 @@ final class GPUResourceCacheTests: XCTestCase {
         let gpu = try GPURenderer()
         _ = try gpu.render(try GPUTestSupport.loadScene(GPUTestSupport.examples.appendingPathComponent("layers.json")).displayList())
         XCTAssertEqual(gpu.pool.surfaceCount, gpu.pool.idleCount)
-        // A layer whose shadow offset grows it beyond the GPU's texture size fails after the canvas,
-        // a layer and a mask were taken.
+        // A layer whose shadow offset grows it beyond the GPU's texture size (its content reaches
+        // from the canvas to where its shadow comes from) fails after the canvas, a layer and a
+        // mask were taken.
         var list = DisplayList(width: 16, height: 16, scale: 1, background: .white)
         var far = CompositeState()
-        far.shadow = DeviceShadow(offset: Point(x: Double(gpu.maxTextureSize), y: 0), sigma: 0, color: .black)
+        let offset = Double(gpu.maxTextureSize)
+        far.shadow = DeviceShadow(offset: Point(x: offset, y: 0), sigma: 0, color: .black)
         let triangle = DeviceShape(contours: [[Point(x: 2, y: 2), Point(x: 12, y: 2), Point(x: 7, y: 12)]], rule: .nonzero)
+        let band = DeviceShape(contours: [[Point(x: -offset - 8, y: 2), Point(x: 14, y: 2), Point(x: 14, y: 12),
+                                           Point(x: -offset - 8, y: 12)]], rule: .nonzero)
         list.commands = [.beginLayer(CompositeState()), .fill(triangle, .black, CompositeState()),
-                         .beginLayer(far), .fill(triangle, .black, CompositeState()), .endLayer, .endLayer]
+                         .beginLayer(far), .fill(band, .black, CompositeState()), .endLayer, .endLayer]
         XCTAssertThrowsError(try gpu.render(list)) { XCTAssertTrue($0 is BackendUnavailable, "\($0)") }
         XCTAssertEqual(gpu.pool.surfaceCount, gpu.pool.idleCount, "a failed render kept surfaces out")
         XCTAssertGreaterThan(gpu.pool.surfaceCount, 0)

@@ -42,7 +42,7 @@ final class ImageFormatParityTests: XCTestCase {
         let scene = try Scene.decode(json, baseDirectory: folder.path, environment: .standard)
         XCTAssertEqual(scene.images["photo"]?.bitmap.width, 1600, "the photo's orientation tag turned it upright")
         XCTAssertEqual(scene.images["rock"]?.scale, 1)
-        let list = scene.displayList()
+        let list = try scene.displayList()
         let cpu = try CPURenderer().render(list), out = try gpu.render(list)
         let diff = try XCTUnwrap(ImageDifference(cpu, out))
         XCTAssertTrue(diff.isExact, "\(diff)")

@@ -22,20 +22,7 @@ final class ImageCommandLineTests: XCTestCase {
     }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: temp) }
 
-    struct Run { var status: Int32; var stderr: String }
-
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> TestSupport.ToolRun { try TestSupport.runTool(arguments) }
 
     func path(_ name: String) -> String { temp.appendingPathComponent(name).path }
     func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: temp.appendingPathComponent(name))) }

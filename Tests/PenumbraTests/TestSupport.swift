@@ -21,6 +21,23 @@ enum TestSupport {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
+    /// A finished run of the built `penumbra` tool: its exit status and what it wrote to stderr.
+    struct ToolRun { var status: Int32; var stderr: String }
+
+    /// Runs the built `penumbra` tool with `arguments` (stdout discarded) and waits for it.
+    static func runTool(_ arguments: [String]) throws -> ToolRun {
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolRun(status: process.terminationStatus, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     /// Decodes a scene file.
     static func loadScene(_ url: URL, scale: Double? = nil) throws -> Scene {
         let bytes = [UInt8](try Data(contentsOf: url))

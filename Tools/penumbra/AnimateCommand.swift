@@ -52,7 +52,8 @@ struct AnimateCommand: ParsableCommand {
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
         var frames: [Bitmap] = []
         for i in 0..<count {
-            do { frames.append(try choice.renderer.render(decoded.at(time: Double(i) / Double(fps)).displayList())) } catch {
+            let list = try SceneLoading.record(decoded.at(time: Double(i) / Double(fps)), from: scene)
+            do { frames.append(try choice.renderer.render(list)) } catch {
                 throw ToolError(.failure, "rendering frame \(i) failed: \(error)")
             }
         }

@@ -15,7 +15,7 @@ extension BenchCommand {
             var encodeTime = 0.0
             let total = try Measurement.time {
                 let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
-                let bitmap = try renderer.render(scene.displayList())
+                let bitmap = try renderer.render(SceneLoading.record(scene, from: path))
                 encodeTime = try Measurement.time { _ = try encoder.encode(bitmap) }
             }
             totals.append(total); encodes.append(encodeTime)

@@ -80,7 +80,7 @@ struct ParityCommand: ParsableCommand {
     /// Decodes the scene and renders it on both backends; errors carry their exit status.
     private func renderBoth(_ path: String, cpu: Renderer, gpu: Renderer) throws -> (cpu: Bitmap, gpu: Bitmap) {
         let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
-        let list = scene.displayList()
+        let list = try SceneLoading.record(scene, from: path)
         let reference: Bitmap
         do { reference = try cpu.render(list) } catch {
             throw ToolError(.failure, "\(path): rendering on the CPU failed: \(error)")

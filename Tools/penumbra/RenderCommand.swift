@@ -45,7 +45,7 @@ struct RenderCommand: ParsableCommand {
         }
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
         let ready = loaded
-        let list = decoded.displayList()
+        let list = try SceneLoading.record(decoded, from: scene)
         let recorded = Date()
         let bitmap: Bitmap
         do { bitmap = try choice.renderer.render(list) } catch let e as BackendUnavailable {

@@ -26,4 +26,12 @@ enum SceneLoading {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }
     }
+
+    /// Records the scene's display list within its budget; a scene over it is rejected (exit 1)
+    /// with the file's name, as decoding errors are.
+    static func record(_ scene: Scene, from path: String) throws -> DisplayList {
+        do { return try scene.displayList() } catch let error as SceneError {
+            throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
+        }
+    }
 }

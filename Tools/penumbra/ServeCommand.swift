@@ -55,7 +55,7 @@ struct ServeCommand: ParsableCommand {
         config.host = host; config.port = port; config.backend = backend; config.workers = workers
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
         config.readTimeoutMilliseconds = readTimeoutMs
-        config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits
+        config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits(sharedBy: workers)
         if let assets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assets, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("stroke + flatten: hypnosis display list") { benchmark in
         let s = scene("hypnosis")
-        for _ in benchmark.scaledIterations { blackHole(s.displayList()) }
+        for _ in benchmark.scaledIterations { blackHole(try s.displayList()) }
     }
 
     // Non-zero everywhere, so both passes run over the whole plane (the blur skips zero rows).

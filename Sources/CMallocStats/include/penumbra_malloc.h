@@ -12,5 +12,8 @@ size_t penumbra_heap_in_use(void);
 size_t penumbra_heap_system(void);
 /// Returns free memory at the top and inside the arenas to the system; 1 when some was returned.
 int penumbra_heap_trim(void);
+/// Fixes malloc's mmap threshold (blocks this large or larger are mapped on their own and given
+/// back when freed; setting it stops glibc from raising it) and caps the number of arenas.
+void penumbra_heap_configure(size_t mmap_threshold, int arena_max);
 
 #endif

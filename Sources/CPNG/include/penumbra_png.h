@@ -100,6 +100,12 @@ int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t he
                                 int compression_level, penumbra_png_filter filter, int thread_count,
                                 penumbra_png_buffer *out, char *message, size_t message_capacity);
 
+/// penumbra_png_encode_threads that stops between bands once `*cancel` is set (penumbra_flag.h;
+/// NULL: never), returning 2 with the message "cancelled" and an empty `*out`.
+int penumbra_png_encode_cancellable(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
+                                    int compression_level, penumbra_png_filter filter, int thread_count,
+                                    const int *cancel, penumbra_png_buffer *out, char *message, size_t message_capacity);
+
 /// Frees an encoded buffer and empties it. Safe on an empty buffer.
 void penumbra_png_buffer_free(penumbra_png_buffer *buffer);
 

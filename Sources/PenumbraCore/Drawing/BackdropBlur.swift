@@ -43,6 +43,6 @@ extension GraphicsContext {
     public func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
         guard let shape = deviceShape(filling: path, rule: .nonzero) else { return }
         let blur = BackdropBlur(shape: shape, sigma: radius * list.scale, saturation: saturation, tint: tint)
-        list.commands.append(.blurBackdrop(blur, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: state.clip)))
+        record(.blurBackdrop(blur, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: state.clip)))
     }
 }

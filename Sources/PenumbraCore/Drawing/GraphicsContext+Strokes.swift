@@ -25,12 +25,26 @@ struct PendingStroke {
         return min(box, 1e9) + Double(path.elements.count) * 4
     }
 
-    /// The stroke outlined in user space, then transformed; nil when it covers nothing.
-    func outline() -> DeviceShape? {
-        let outline = Stroker.outline(path.flattened(tolerance: tolerance), style: style, tolerance: tolerance)
+    /// The stroke outlined in user space, then transformed; nil when it covers nothing. With a
+    /// budget, the flattened path and the outline take their points from it, and `overBudget`
+    /// says when they did not fit (the shape is then nil).
+    func outline(budget: GeometryBudget? = nil, cancellation: RenderCancellation? = nil) -> (shape: DeviceShape?, overBudget: Bool) {
+        let flat: [FlatSubpath]
+        if let budget {
+            guard let f = path.flattened(transform: .identity, tolerance: tolerance, pointLimit: budget.remaining),
+                  budget.take(f.reduce(0) { $0 + $1.points.count }) else {
+                _ = budget.take(Int.max)
+                return (nil, true)
+            }
+            flat = f
+        } else {
+            flat = path.flattened(tolerance: tolerance)
+        }
+        let (outline, overBudget) = Stroker.outline(flat, style: style, tolerance: tolerance, budget: budget, cancellation: cancellation)
+        guard !overBudget else { return (nil, true) }
         let contours = outline.map { $0.map(ctm.apply) }.filter { $0.count >= 3 }
-        guard !contours.isEmpty else { return nil }
-        return DeviceShape(contours: contours, rule: .nonzero)
+        guard !contours.isEmpty else { return (nil, false) }
+        return (DeviceShape(contours: contours, rule: .nonzero), false)
     }
 }
 
@@ -40,20 +54,26 @@ extension GraphicsContext {
         guard !pendingStrokes.isEmpty else { return }
         let strokes = pendingStrokes
         pendingStrokes = []
-        let shapes = UnsafeMutableBufferPointer<DeviceShape?>.allocate(capacity: strokes.count)
-        shapes.initialize(repeating: nil)
+        let shapes = UnsafeMutableBufferPointer<(shape: DeviceShape?, overBudget: Bool)>.allocate(capacity: strokes.count)
+        shapes.initialize(repeating: (nil, false))
         defer { shapes.deinitialize(); shapes.deallocate() }
+        // Read here: the threads below do not see the caller's task-local token.
+        let budget = geometryBudget, cancellation = RenderCancellation.current
         // Waking threads costs about what outlining a few thousand pixels of path does.
         let work = strokes.reduce(0.0) { $0 + $1.estimatedWork }
         let threads = work >= 8192 ? min(strokes.count, Parallelism.maxThreads) : 1
         if threads <= 1 {
-            for i in strokes.indices { shapes[i] = strokes[i].outline() }
+            for i in strokes.indices where cancellation?.isCancelled != true {
+                shapes[i] = strokes[i].outline(budget: budget, cancellation: cancellation)
+            }
         } else {
             // Interleaved: thread t outlines strokes t, t + threads, ... (strokes in a scene tend
             // to come in runs of similar cost).
             let output = DisjointWrites(shapes)
             DispatchQueue.concurrentPerform(iterations: threads) { t in
-                for i in stride(from: t, to: strokes.count, by: threads) { output.value[i] = strokes[i].outline() }
+                for i in stride(from: t, to: strokes.count, by: threads) where cancellation?.isCancelled != true {
+                    output.value[i] = strokes[i].outline(budget: budget, cancellation: cancellation)
+                }
             }
         }
         var dropped = Set<Int>()
@@ -61,10 +81,14 @@ extension GraphicsContext {
             guard case .fill(_, let color, let state) = list.commands[stroke.command] else {
                 preconditionFailure("a pending stroke's placeholder is not a fill")
             }
-            if let shape = shapes[i] { list.commands[stroke.command] = .fill(shape, color, state) } else { dropped.insert(stroke.command) }
+            if shapes[i].overBudget, geometryOverflow.map({ $0 > origins[stroke.command] }) ?? true {
+                geometryOverflow = origins[stroke.command]
+            }
+            if let shape = shapes[i].shape { list.commands[stroke.command] = .fill(shape, color, state) } else { dropped.insert(stroke.command) }
         }
         if !dropped.isEmpty {
             list.commands = list.commands.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            origins = origins.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         }
     }
 }

@@ -34,6 +34,15 @@ public final class GraphicsContext {
     var list: DisplayList
     /// Strokes recorded as placeholders, outlined when the list is next read.
     var pendingStrokes: [PendingStroke] = []
+    /// Where each command of `list` came from: the value of `origin` when it was recorded.
+    var origins: [Int] = []
+    /// The caller's name for what is being recorded now (a scene's op index), kept per command
+    /// so that an error found later (a budget) can name the op.
+    package var origin = 0
+    /// The points fills and strokes may make in all; nil: only each call's own guards.
+    package var geometryBudget: GeometryBudget?
+    /// The origin of the first fill or stroke that did not fit `geometryBudget` (it was dropped).
+    package internal(set) var geometryOverflow: Int?
 
     /// A context for a canvas of `width` x `height` pixels at `scale` pixels per point.
     /// The initial transform maps points to pixels: scale(scale, scale).
@@ -62,6 +71,18 @@ public final class GraphicsContext {
     public var commandCount: Int {
         outlinePendingStrokes()
         return list.commands.count
+    }
+
+    /// The origin of each command of `displayList` (the layers ended there take the last origin).
+    package var commandOrigins: [Int] {
+        outlinePendingStrokes()
+        return origins + stack.filter(\.startsLayer).map { _ in origin }
+    }
+
+    /// Appends a command with the current origin.
+    func record(_ command: DrawCommand) {
+        list.commands.append(command)
+        origins.append(origin)
     }
 
     /// The recorded display list, with layers still open ended in reverse order.
@@ -136,7 +157,7 @@ public final class GraphicsContext {
     /// Fills the path with the fill colour.
     public func fill(_ path: Path, using rule: FillRule = .nonzero) {
         guard let shape = deviceShape(filling: path, rule: rule) else { return }
-        list.commands.append(.fill(shape, state.fillColor, composite()))
+        record(.fill(shape, state.fillColor, composite()))
     }
 
     /// Strokes the path with the stroke colour and line style.
@@ -145,7 +166,7 @@ public final class GraphicsContext {
         guard state.ctm.isInvertible, style.width > 0, !path.isEmpty else { return }
         pendingStrokes.append(PendingStroke(command: list.commands.count, path: path, style: style, ctm: state.ctm,
                                             tolerance: flatteningTolerance / state.ctm.maximumStretch))
-        list.commands.append(.fill(DeviceShape(contours: [], rule: .nonzero), state.strokeColor, composite()))
+        record(.fill(DeviceShape(contours: [], rule: .nonzero), state.strokeColor, composite()))
     }
 
     // MARK: Drawing images (UIImage drawInRect:blendMode:alpha:, drawAtPoint:)
@@ -163,7 +184,7 @@ public final class GraphicsContext {
         var c = composite()
         c.alpha *= min(1, max(0, alpha))
         if let blendMode { c.blendMode = blendMode }
-        list.commands.append(.image(draw, c))
+        record(.image(draw, c))
     }
 
     /// Draws the image at its natural size (in points) with its top-left corner at `point`.
@@ -190,7 +211,7 @@ public final class GraphicsContext {
     private func drawGradient(_ kind: GradientDraw.Kind, _ stops: [GradientStop], _ extendStart: Bool, _ extendEnd: Bool) {
         guard state.ctm.isInvertible, !stops.isEmpty else { return }
         let g = GradientDraw(kind: kind, stops: stops, extendStart: extendStart, extendEnd: extendEnd, transform: state.ctm)
-        list.commands.append(.gradient(g, composite()))
+        record(.gradient(g, composite()))
     }
 
     // MARK: Transparency layers (CGContextBeginTransparencyLayer / End)
@@ -199,7 +220,7 @@ public final class GraphicsContext {
     /// `normal`, no shadow and no clip of its own. The alpha, blend mode, shadow and clip in force
     /// now are used when the layer is composited at `endTransparencyLayer`.
     public func beginTransparencyLayer() {
-        list.commands.append(.beginLayer(composite()))
+        record(.beginLayer(composite()))
         stack.append(SavedState(state: state, startsLayer: true))
         state.alpha = 1; state.blendMode = .normal; state.shadow = nil; state.clip = nil
     }
@@ -210,7 +231,7 @@ public final class GraphicsContext {
         guard let index = stack.lastIndex(where: \.startsLayer) else { return }
         state = stack[index].state
         stack.removeSubrange(index...)
-        list.commands.append(.endLayer)
+        record(.endLayer)
     }
 
     /// Number of layers open now.
@@ -230,7 +251,19 @@ public final class GraphicsContext {
     /// The path transformed and flattened in device space; nil when it covers nothing.
     func deviceShape(filling path: Path, rule: FillRule) -> DeviceShape? {
         guard state.ctm.isInvertible else { return nil }
-        let contours = path.flattened(transform: state.ctm).map(\.points).filter { $0.count >= 3 }
+        let flat: [FlatSubpath]
+        if let geometryBudget {
+            guard let f = path.flattened(transform: state.ctm, tolerance: flatteningTolerance, pointLimit: geometryBudget.remaining),
+                  geometryBudget.take(f.reduce(0) { $0 + $1.points.count }) else {
+                _ = geometryBudget.take(Int.max)
+                if geometryOverflow == nil { geometryOverflow = origin }
+                return nil
+            }
+            flat = f
+        } else {
+            flat = path.flattened(transform: state.ctm)
+        }
+        let contours = flat.map(\.points).filter { $0.count >= 3 }
         guard !contours.isEmpty else { return nil }
         return DeviceShape(contours: contours, rule: rule)
     }

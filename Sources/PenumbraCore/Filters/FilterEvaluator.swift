@@ -67,6 +67,7 @@ package struct FilterEvaluator: Sendable {
     /// The pixels of `node` in `region` (its extent's coordinates): a bitmap of the region's size,
     /// transparent outside the node's extent.
     package func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
+        try RenderCancellation.checkCurrent()  // between passes; each blur also looks per row
         try checkSize(region)
         let inside = node.computedRegion(in: region)
         if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }

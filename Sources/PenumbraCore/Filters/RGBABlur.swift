@@ -110,7 +110,7 @@ extension GaussianKernel {
             let passes = RGBABlurPasses(width: width, height: height, radius: radius, channels: channels,
                                         rowStride: rowStride, centrePair: SIMD8(half, rest, half, rest, half, rest, half, rest),
                                         horizontalPairs: horizontalPairs.baseAddress!, vertical: vertical, pixels: image,
-                                        rowCode: rowCode)
+                                        rowCode: rowCode, cancellation: RenderCancellation.current)
             if bands == 1 { passes.run(rows: 0..<height) { UnsafePointer(image + $0 * rowStride) }; return }
             // A band reads the r input rows on each side of it, which its neighbours overwrite:
             // those rows (r on each side of every boundary) are copied first, and each band
@@ -163,6 +163,9 @@ struct RGBABlurPasses {
     let pixels: UnsafeMutablePointer<UInt8>
     /// Which code runs ``horizontalRow(_:into:padded:)`` and ``verticalRow(from:weights:into:)``.
     let rowCode: VectorCode
+    /// Looked at before each row of either pass: once set, the band stops where it is (the
+    /// image is then partly blurred, and the render it belongs to throws before reading it).
+    let cancellation: RenderCancellation?
 
     /// Multiply-adds below which a second thread is not worth waking.
     static let parallelThreshold = 1 << 22
@@ -203,6 +206,7 @@ struct RGBABlurPasses {
         var filled = 0  // pair rows 0..<filled are in the ring
         func fill(through last: Int) {
             while filled <= last {
+                if cancellation?.isCancelled == true { return }
                 for half in 0..<2 {
                     let y = first + 2 * filled + half, row = pair + half * blockedLanes
                     if readable.contains(y) {
@@ -219,6 +223,7 @@ struct RGBABlurPasses {
         while y < rows.upperBound {
             let k = y - rows.lowerBound  // output row y's first tap is horizontal row k
             fill(through: (k >> 1) + radius)
+            if cancellation?.isCancelled == true { return }
             // With k even, rows y and y + 1 read the same pair rows (entries 0...r; only a split
             // centre's extra entry can differ): the AVX2 code computes both in one sweep. Writing
             // row y + 1 now is safe, as its input row was read into the ring for row y.

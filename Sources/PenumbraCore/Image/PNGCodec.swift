@@ -197,12 +197,15 @@ public enum PNGCodec {
                                        compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
         var buffer = penumbra_png_buffer(bytes: nil, size: 0, capacity: 0)
+        // The current cancellation token stops the encoder between its bands.
+        let cancellation = RenderCancellation.current
         let status = rgba.withUnsafeBufferPointer { pixels in
-            penumbra_png_encode_threads(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
-                                        Int32(compressionLevel), filter.shimValue, Int32(max(0, min(threads, 16))),
-                                        &buffer, &message, message.count)
+            penumbra_png_encode_cancellable(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
+                                            Int32(compressionLevel), filter.shimValue, Int32(max(0, min(threads, 16))),
+                                            cancellation?.flagForC, &buffer, &message, message.count)
         }
         defer { penumbra_png_buffer_free(&buffer) }
+        if status == 2 { throw RenderCancelled() }
         guard status == 0, let bytes = buffer.bytes else { throw PNGError("PNG: " + text(message)) }
         return Array(UnsafeBufferPointer(start: bytes, count: buffer.size))
     }

@@ -22,7 +22,15 @@ let maximumPiecesPerCurve = 1 << 16
 extension Path {
     /// The path mapped through `transform` and flattened to polylines within `tolerance`.
     public func flattened(transform: AffineTransform = .identity, tolerance: Double = flatteningTolerance) -> [FlatSubpath] {
+        flattened(transform: transform, tolerance: tolerance, pointLimit: .max) ?? []
+    }
+
+    /// The path flattened as `flattened(transform:tolerance:)` does, or nil as soon as it has
+    /// more than `pointLimit` points (checked per element, so at most one curve's pieces more
+    /// are ever made): a geometry budget's way to stop before holding them all.
+    package func flattened(transform: AffineTransform, tolerance: Double, pointLimit: Int) -> [FlatSubpath]? {
         var result: [FlatSubpath] = []
+        var pointCount = 0
         var points: [Point] = []
         var smooth: [Bool] = []
         var hasSegment = false
@@ -61,6 +69,7 @@ extension Path {
                 endTangent = nil
             }
             hasSegment = true
+            pointCount += pts.count
             for (i, p) in pts.enumerated() {
                 points.append(p); smooth.append(i < pts.count - 1)
             }
@@ -68,8 +77,10 @@ extension Path {
         }
 
         for element in elements {
+            guard pointCount <= pointLimit else { return nil }
             switch element {
             case .move(let p):
+                pointCount += 1
                 finish(closed: false)
                 begin(transform.apply(p))
             case .line(let p):
@@ -91,7 +102,7 @@ extension Path {
             }
         }
         finish(closed: false)
-        return result
+        return pointCount <= pointLimit ? result : nil
     }
 }
 

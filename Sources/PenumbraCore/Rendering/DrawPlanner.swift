@@ -4,7 +4,7 @@
 // for a layer left open). Its plan is everything about it that does not
 // depend on pixels: the clip's coverage, the shadow's plan and the op's plan
 // (DrawPlan.swift), over the frame of the target it draws into (layers grow
-// their frame by their shadow's margin).
+// their frame by their shadow's margin, cut to what they hold: LayerExtents.swift).
 //
 // Planning is split in two: a cheap sequential walk (DrawSequence: which
 // geometry, over which frame, with which state) and the costly, pure part
@@ -55,15 +55,25 @@ import Foundation
     private var frame: PixelRect
     /// The frames (and states) of the targets below the open layers.
     private var layers: [(frame: PixelRect, state: CompositeState)] = []
+    /// What each layer can hold, and each clip's extent (the layers' frames are cut to them).
+    private let extents: LayerExtents
+    private let clipExtents: [PixelExtent]
 
     @usableFromInline package init(_ list: DisplayList) {
         self.list = list
         frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
+        extents = LayerExtents(list)
+        clipExtents = extents.isEmpty ? [] : LayerExtents.clipExtents(list.clips)
     }
+
+    /// The index of the command the last step came from (`commands.count` for the composites of
+    /// layers left open at the end).
+    package private(set) var lastCommand = -1
 
     @usableFromInline package mutating func next() -> SequencedStep? {
         while nextCommand < list.commands.count {
             let command = list.commands[nextCommand]
+            lastCommand = nextCommand
             nextCommand += 1
             switch command {
             case .fill(let shape, let color, let state):
@@ -76,12 +86,14 @@ import Foundation
                 return .draw(DrawInput(geometry: .shape(blur.shape), frame: frame, state: state), .backdrop(blur))
             case .beginLayer(let state):
                 layers.append((frame, state))
-                frame = DrawPlanner.layerFrame(for: state, over: frame)
+                frame = LayerExtents.frame(for: state, over: frame, content: extents.content(ofLayerAt: nextCommand - 1),
+                                           clips: clipExtents)
                 return .beginLayer(frame)
             case .endLayer:
                 if let draw = closeLayer() { return draw }
             }
         }
+        lastCommand = list.commands.count
         return closeLayer()
     }
 
@@ -113,12 +125,6 @@ import Foundation
         self.form = form
         clips = list.clips
         sequence = DrawSequence(list)
-    }
-
-    /// The frame a layer opened with `state` over `frame` has: grown so that content outside
-    /// it can still cast its shadow in.
-    @usableFromInline package static func layerFrame(for state: CompositeState, over frame: PixelRect) -> PixelRect {
-        frame.grown(by: ShadowPlan.margin(for: state.shadow))
     }
 
     /// The device shape an image covers: its transformed destination rectangle.

@@ -7,17 +7,26 @@
 // loops (compositing, shadow casters, blur passes) and leaves the rest of
 // the draw, so even one huge draw stops within milliseconds; the pixels are
 // never read after that, because the render throws.
+import CPNG
 import Synchronization
 
 /// A flag that stops a render between draws once set.
 public final class RenderCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// The same flag as C loops read it (penumbra_flag.h), set together with `flag`.
+    private let cFlag = CFlag()
 
     /// A token not yet cancelled.
     public init() {}
 
     /// Asks the render to stop at its next check; safe from any thread.
-    public func cancel() { flag.store(true, ordering: .relaxed) }
+    public func cancel() {
+        flag.store(true, ordering: .relaxed)
+        penumbra_flag_set(cFlag.pointer)
+    }
+
+    /// The flag for C code that looks at it between its own units of work (the PNG encoder).
+    package var flagForC: UnsafePointer<Int32> { UnsafePointer(cFlag.pointer) }
 
     /// True once `cancel()` has been called.
     public var isCancelled: Bool { flag.load(ordering: .relaxed) }
@@ -41,4 +50,36 @@ extension Renderer {
         try cancellation?.check()
         return bitmap
     }
+}
+
+// MARK: The current token
+//
+// A request's token reaches the loops that can run long without being handed
+// down through every call: the worker that runs a request binds it for the
+// request's whole work (decoding, recording, rendering, encoding) with
+// `during`, and any loop reads `RenderCancellation.current`. Code that fans
+// work out to other threads reads it once before and hands it to them (task
+// locals do not follow work onto other threads).
+extension RenderCancellation {
+    /// The token of the work this thread (or task) is doing, if its caller bound one.
+    @TaskLocal public static var current: RenderCancellation?
+
+    /// Runs `body` with this token as `RenderCancellation.current`.
+    public func during<R>(_ body: () throws -> R) rethrows -> R {
+        try RenderCancellation.$current.withValue(self, operation: body)
+    }
+
+    /// Throws `RenderCancelled` when the current token (if any) is cancelled.
+    public static func checkCurrent() throws { try current?.check() }
+
+    /// True when the current token (if any) is cancelled.
+    public static var currentIsCancelled: Bool { current?.isCancelled == true }
+}
+
+/// An int that C reads and writes only through penumbra_flag.h's atomic builtins, so sharing it
+/// between threads is safe; freed with its token.
+private final class CFlag: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Int32>
+    init() { pointer = .allocate(capacity: 1); pointer.initialize(to: 0) }
+    deinit { pointer.deallocate() }
 }

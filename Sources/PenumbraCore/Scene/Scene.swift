@@ -22,6 +22,11 @@ public struct Scene: Hashable, Sendable {
     public var animations: [String: AnimatedImage]
     /// Seconds: which frame of each animated image is drawn.
     public var time: Double
+    /// The limits it was decoded under; recording it (`displayList()`) keeps to their budget.
+    public var limits: ResourceLimits = .default
+    /// Pixels of its decoded images (every frame of an animation, offscreen and filtered images
+    /// included): what they hold while it renders counts towards `limits.maxRenderBytes`.
+    public var decodedImagePixels = 0
 
     /// A scene from parts (not validated: `decode` is the checked way in).
     public init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp],
@@ -101,10 +106,29 @@ public struct Scene: Hashable, Sendable {
         GraphicsContext(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, background: background)
     }
 
-    /// The display list of the scene: a fresh context, the ops replayed onto it, open layers ended.
-    public func displayList() -> DisplayList {
+    /// The display list of the scene: a fresh context, the ops replayed onto it, open layers
+    /// ended, within the scene's budget (`limits`): its paths and strokes take their points from
+    /// one geometry budget, and the surfaces rendering it keeps alive at once (canvas, layers,
+    /// shadow planes, decoded images) must fit `maxRenderBytes` (RenderBudget.swift).
+    /// Stops with `RenderCancelled` once the current cancellation token is set.
+    /// - Throws: `SceneError` naming the op that does not fit.
+    public func displayList() throws -> DisplayList {
         let context = makeContext()
-        replay(into: context)
-        return context.displayList
+        context.geometryBudget = GeometryBudget(limit: limits.maxGeometryPoints)
+        for (index, op) in ops.enumerated() {
+            if index & 15 == 0 { try RenderCancellation.checkCurrent() }
+            context.origin = index
+            op.replay(into: context)
+        }
+        let list = context.displayList
+        try RenderCancellation.checkCurrent()
+        if let index = context.geometryOverflow {
+            throw SceneError(location: "ops[\(index)]", message: "the scene's paths and strokes need more than "
+                + "\(limits.maxGeometryPoints) points in all, over the geometry budget (--max-geometry-points)")
+        }
+        let origins = context.commandOrigins
+        try RenderBudget(limits: limits, imageBytes: RenderBudget.imageBytes(pixels: decodedImagePixels))
+            .check(list) { origins.indices.contains($0) ? "ops[\(origins[$0])]" : "ops" }
+        return list
     }
 }

@@ -234,7 +234,9 @@ extension SceneDecoder {
             throw fail("the image is \(region.width) x \(region.height) pixels, over the limit of \(limits.maxPixels) pixels")
         }
         try spendImagePixels(region.area, what: "its \(region.width) x \(region.height) pixels", fail: fail)
-        let maxPixels = limits.maxPixels
+        // Intermediates (a blur's input, its passes) fit what the render budget has left,
+        // counted as up to three planes alive at once.
+        let maxPixels = max(0, min(limits.maxPixels, renderBytesLeft / (3 * RenderBudget.bytesPerPixel)))
         let evaluate: (FilterNode, PixelRect) throws -> Bitmap
         if let filterRenderer = environment.filterRenderer {
             evaluate = { try filterRenderer($0, $1, maxPixels) }
@@ -245,6 +247,8 @@ extension SceneDecoder {
         }
         do {
             return Image(bitmap: try evaluate(node, region), scale: scale)
+        } catch let cancelled as RenderCancelled {
+            throw cancelled
         } catch {
             throw fail("the filters could not be applied: \(error)")
         }

@@ -50,6 +50,8 @@ extension SceneDecoder {
         let decoded: DecodedImage
         do {
             decoded = try environment.codecs.decode(bytes, maxPixels: total, firstFrameOnly: !animated, orientation: orientation)
+        } catch let cancelled as RenderCancelled {
+            throw cancelled
         } catch {
             throw fail(Self.message(error))
         }
@@ -58,14 +60,26 @@ extension SceneDecoder {
         return loaded
     }
 
-    /// Adds `pixels` to the decoded-pixel budget, failing when it would run over.
+    /// Adds `pixels` to the decoded-pixel budget, failing when it would run over, or when the
+    /// images' bytes and the canvas's would not fit the render budget.
     mutating func spendImagePixels(_ pixels: Int, what: String, fail: (String) -> SceneError) throws {
         let (sum, overflow) = imagePixelsSpent.addingReportingOverflow(pixels)
         guard !overflow, sum <= limits.maxImagePixels else {
             throw fail("\(what) would bring the scene's decoded images to more than the budget of "
                 + "\(limits.maxImagePixels) pixels (--max-image-pixels)")
         }
+        let bytes = RenderBudget.imageBytes(pixels: sum), canvas = RenderBudget.surfaceBytes(pixels: canvasPixels)
+        guard bytes <= limits.maxRenderBytes - canvas else {
+            throw fail("\(what) would bring the scene's decoded images to \(bytes) bytes; with the canvas's \(canvas) bytes "
+                + "that is over the render budget of \(limits.maxRenderBytes) bytes (--max-render-bytes)")
+        }
         imagePixelsSpent = sum
+    }
+
+    /// What a filter chain's or an offscreen image's render may still use: the render budget
+    /// less the canvas and the images decoded so far.
+    var renderBytesLeft: Int {
+        limits.maxRenderBytes - RenderBudget.surfaceBytes(pixels: canvasPixels) - RenderBudget.imageBytes(pixels: imagePixelsSpent)
     }
 
     /// `{ "named": base }`: the scale variants in the scene format's order, each with every extension.

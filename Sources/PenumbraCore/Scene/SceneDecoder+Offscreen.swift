@@ -2,7 +2,8 @@
 // UIGraphicsBeginImageContextWithOptions ... GetImageFromCurrentImageContext.
 // Its ops are decoded like the scene's own (same checks, same limits: they
 // count towards the scene's op and path-segment totals, and its pixels
-// towards the decoded-pixel budget) and drawn, when the image is first
+// towards the decoded-pixel budget, and what drawing it needs beyond its
+// own pixels to what the render budget has left) and drawn, when the image is first
 // used, by the renderer the environment supplies (the CPU reference
 // renderer in `SceneEnvironment.standard`), exactly as a scene of that size,
 // scale, background and ops. `opaque: true` without a background starts
@@ -34,9 +35,16 @@ extension SceneDecoder {
             throw fail("offscreen images need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
         let background = offscreen.background ?? (offscreen.opaque ? Color(red: 0, green: 0, blue: 0, alpha: 1) : nil)
-        let scene = Scene(size: offscreen.size, scale: s, background: background, ops: ops)
+        var scene = Scene(size: offscreen.size, scale: s, background: background, ops: ops)
+        // Its own canvas is already counted among the images; what it draws gets what is left.
+        scene.limits = limits
+        scene.limits.maxRenderBytes = renderBytesLeft + RenderBudget.surfaceBytes(pixels: Int(w * h))
         do {
             return Image(bitmap: try render(scene.displayList()), scale: s)
+        } catch let cancelled as RenderCancelled {
+            throw cancelled
+        } catch let error as SceneError {
+            throw fail("the offscreen image does not fit: \(error)")
         } catch {
             throw fail("the offscreen image could not be rendered: \(error)")
         }

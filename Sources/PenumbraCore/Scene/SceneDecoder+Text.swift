@@ -138,6 +138,7 @@ extension SceneDecoder {
         let request = TextLayoutRequest(runs: runs, style: style, placement: placement)
         let drawing: TextDrawing
         do { drawing = try engine.layout(request) } catch { throw o.error(error.message) }
+        try RenderCancellation.checkCurrent()  // a cancelled layout may have stopped part way
         try countTextSegments(drawing, at: o)
 
         var frame: DrawTextOp.Frame?

@@ -38,6 +38,8 @@ struct SceneDecoder {
     var loading: [String] = []
     /// Pixels of the images decoded so far (the decoded-pixel budget).
     var imagePixelsSpent = 0
+    /// Pixels of the canvas (with the images, what the render budget must hold at least).
+    var canvasPixels = 0
     /// Ops decoded so far, the scene's and its offscreen images' together.
     var opCount = 0
 
@@ -88,6 +90,7 @@ struct SceneDecoder {
         }
         try checkCanvas(size: size, scale: scale, at: sizeReader)
         self.scale = scale
+        canvasPixels = Int(roundHalfUp(size.width * scale) * roundHalfUp(size.height * scale))
         time = try doc.optional("time")?.number() ?? 0
         if let timeOverride {
             guard timeOverride.isFinite else {
@@ -103,8 +106,11 @@ struct SceneDecoder {
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }
         let ops = try decodeOpList(opsReader)
         for name in imageNames where loadedImages[name] == nil && !isUnboundedGenerator(name) { _ = try image(named: name) }
-        return Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops,
-                     animations: animations, time: time)
+        var scene = Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops,
+                          animations: animations, time: time)
+        scene.limits = limits
+        scene.decodedImagePixels = imagePixelsSpent
+        return scene
     }
 
     /// Decodes an array of ops with its own save / layer structure (the scene's, or an offscreen
@@ -122,6 +128,7 @@ struct SceneDecoder {
         var ops: [SceneOp] = []
         ops.reserveCapacity(opReaders.count)
         for (index, reader) in opReaders.enumerated() {
+            try RenderCancellation.checkCurrent()
             let op = try decodeOp(reader)
             try checkStructure(op, index: index, at: reader)
             ops.append(op)

@@ -59,28 +59,43 @@ public enum Stroker {
     ///     stretch). One that is not positive and finite is taken as 1/64.
     /// - Returns: contours in user space, each at least three points, implicitly closed.
     public static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double) -> [[Point]] {
+        outline(subpaths, style: style, tolerance: tolerance, budget: nil, cancellation: nil).contours
+    }
+
+    /// `outline(_:style:tolerance:)` taking its points from a recording's shared `budget` (the
+    /// result says when it ran out, and holds only what fitted) and stopping early, with a
+    /// partial result, once `cancellation` is set (looked at every 1,024 runs or dash pieces).
+    package static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double,
+                                budget: GeometryBudget?, cancellation: RenderCancellation?)
+        -> (contours: [[Point]], overBudget: Bool) {
         let halfWidth = style.width / 2
-        guard halfWidth > 0, halfWidth.isFinite else { return [] }
+        guard halfWidth > 0, halfWidth.isFinite else { return ([], false) }
         let parameters = StrokeParameters(
             halfWidth: halfWidth,
             tolerance: tolerance > 0 && tolerance.isFinite ? tolerance : flatteningTolerance,
             cap: style.cap, join: style.join, miterLimit: style.miterLimit)
         let pattern = DashPattern(lengths: style.dashLengths, phase: style.dashPhase)
-        var sink = OutlineSink(pointLimit: maximumOutlinePoints)
+        var sink = OutlineSink(pointLimit: maximumOutlinePoints, shared: budget)
         var dashBudget = maximumDashPieces
+        var runs = 0
+        func goOn() -> Bool {
+            runs += 1
+            if runs & 1023 == 0, cancellation?.isCancelled == true { sink.stop() }
+            return !sink.isFull
+        }
 
-        for subpath in subpaths where !sink.isFull {
+        for subpath in subpaths where goOn() {
             guard !subpath.points.isEmpty, subpath.points.allSatisfy(\.isFinite) else { continue }
             if let pattern {
                 Dasher.split(subpath, pattern: pattern, budget: &dashBudget) { run in
                     outline(run, parameters, into: &sink)
-                    return !sink.isFull
+                    return goOn()
                 }
             } else {
                 outline(StrokeRun(subpath), parameters, into: &sink)
             }
         }
-        return sink.contours
+        return (sink.contours, sink.overBudget)
     }
 
     /// Outlines one run (a solid subpath or a dash piece) in the mode it needs.
@@ -142,20 +157,33 @@ struct StrokeParameters: Hashable, Sendable {
     var miterLimit: Double
 }
 
-/// Collects output contours, drops non-finite ones, and stops at a point budget.
+/// Collects output contours, drops non-finite ones, and stops at a point budget: its own
+/// (one call's) and the recording's shared one.
 struct OutlineSink {
     private(set) var contours: [[Point]] = []
     private(set) var pointCount = 0
     let pointLimit: Int
+    /// The recording's budget, taken from contour by contour.
+    let shared: GeometryBudget?
+    /// True once a contour did not fit the shared budget.
+    private(set) var overBudget = false
+    private var stopped = false
 
-    init(pointLimit: Int) { self.pointLimit = pointLimit }
+    init(pointLimit: Int, shared: GeometryBudget? = nil) { self.pointLimit = pointLimit; self.shared = shared }
 
-    /// True once the point budget is spent; later contours are dropped.
-    var isFull: Bool { pointCount >= pointLimit }
+    /// True once the point budget is spent or the sink was stopped; later contours are dropped.
+    var isFull: Bool { stopped || overBudget || pointCount >= pointLimit }
+
+    /// Drops every later contour (the work was cancelled).
+    mutating func stop() { stopped = true }
 
     /// Appends a contour of at least three finite points (others are dropped).
     mutating func append(_ contour: [Point]) {
         guard contour.count >= 3, !isFull, contour.allSatisfy(\.isFinite) else { return }
+        if let shared, !shared.take(contour.count) {
+            overBudget = true
+            return
+        }
         pointCount += contour.count
         contours.append(contour)
     }
