@@ -137,6 +137,7 @@ struct RenderEndpoint: Sendable {
             // drain time ran out; nginx's "client closed request".
             return RequestError(499, "the request was cancelled; so was its render")
         case .shuttingDown: return RequestError(503, "the server is draining")
+        case .cancelledAtShutdown: return RequestError(503, "the server stopped before the render was done")
         case .unavailable(let why): return RequestError(503, why, place: "query.backend")
         }
     }
