@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
+        // Signed render URLs, for client packages that make them (swift-crypto and Foundation only).
+        .library(name: "PenumbraSigning", targets: ["PenumbraSigning"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -78,6 +80,8 @@ let package = Package(
             path: "Sources/PenumbraText"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText"], path: "Sources/Penumbra"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
+        .target(name: "PenumbraSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                path: "Sources/PenumbraSigning"),
         .target(
             name: "PenumbraServer",
             dependencies: [
