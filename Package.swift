@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "PenumbraServer",
             dependencies: [
-                "Penumbra", "PenumbraRequests", "CMallocStats",
+                "Penumbra", "PenumbraRequests", "PenumbraSigning", "CMallocStats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -97,7 +97,7 @@ let package = Package(
             path: "Sources/PenumbraServer"),
         .executableTarget(
             name: "penumbra",
-            dependencies: ["Penumbra", "PenumbraServer", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Penumbra", "PenumbraServer", "PenumbraSigning", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
 
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
         .testTarget(
             name: "PenumbraServerTests",
-            dependencies: ["PenumbraServer", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["PenumbraServer", "PenumbraSigning", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests"),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
     ],

@@ -1,9 +1,9 @@
 // ServerConfiguration: every setting of `penumbra serve`, with the defaults
 // of SCENE_FORMAT.md's "Render server". The command line fills it; tests
-// build it directly. Nothing here reads the environment or files except
-// `signingKey(fromFile:)`, which reads the key file once at start-up.
+// build it directly. Nothing here reads the environment or files.
 import Foundation
 import Penumbra
+import PenumbraSigning
 
 /// The render server's settings.
 public struct ServerConfiguration: Sendable {
@@ -27,8 +27,11 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 32 << 20
     /// The folder that image paths in scenes resolve inside; nil rejects paths.
     public var assets: String?
-    /// The key of signed GET URLs; nil answers them 404.
-    public var signingKey: [UInt8]?
+    /// The keys that signed GET URLs may be signed with (two while one replaces the other); empty
+    /// answers signed URLs 404.
+    public var signingKeys: [SigningKey] = []
+    /// Accept signed URLs of the first format, which never expire (default false: 403).
+    public var acceptUnexpiringURLs = false
     /// The response cache's budget in bytes (default 64 MiB; 0 turns the cache off).
     public var cacheBytes = 64 << 20
     /// Seconds to finish the requests in flight after SIGTERM or SIGINT (default 10).
@@ -39,16 +42,6 @@ public struct ServerConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// The key in `path`: its bytes with one trailing newline removed.
-    public static func signingKey(fromFile path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ServerStartError("\(path): cannot read the signing key file")
-        }
-        var key = [UInt8](data)
-        if key.last == UInt8(ascii: "\n") { key.removeLast() }
-        guard !key.isEmpty else { throw ServerStartError("\(path): the signing key is empty") }
-        return key
-    }
 }
 
 /// Why the server could not start.

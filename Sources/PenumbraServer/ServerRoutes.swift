@@ -50,8 +50,10 @@ struct ServerRoutes: Sendable {
             return await respond { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
         }
         router.get("/v1/render/:signature/:file") { request, context in
-            let signature = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
-            return await respond { try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, signature, file) } }
+            let token = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
+            return await respond {
+                try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, token: token, file: file) }
+            }
         }
         return router
     }
@@ -70,34 +72,6 @@ struct ServerRoutes: Sendable {
         let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
                                              assets: configuration.assets, limits: configuration.limits)
         let result = try await endpoint.render(parsed, body: body, mediaType: contentType ?? "",
-                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
-        return response(result)
-    }
-
-    private func signedGet(_ request: Request, _ signature: String, _ file: String) async throws -> Response {
-        let arrival = ContinuousClock.now
-        guard let key = configuration.signingKey else {
-            throw RequestError(404, "signed URLs are off: the server has no signing key", place: "path")
-        }
-        guard !draining.value else { throw RequestError(503, "the server is draining") }
-        guard let dot = file.lastIndex(of: "."), let format = OutputFormat(name: String(file[file.index(after: dot)...])),
-              ["png", "jpg", "webp"].contains(String(file[file.index(after: dot)...])) else {
-            throw RequestError(404, "expected /v1/render/{signature}/{scene}.{png,jpg,webp}", place: "path")
-        }
-        guard URLSigning.isValid(signature: signature, for: file, key: key) else {
-            throw RequestError(403, "the signature does not match the scene", place: "path.signature")
-        }
-        guard (request.uri.query ?? "").isEmpty else {
-            throw RequestError(400, "a signed URL takes no query: the signature covers only {scene}.{ext}", place: "query")
-        }
-        guard let scene = URLSigning.decodeBase64URL(String(file[..<dot])) else {
-            throw RequestError(400, "the scene is not base64url without padding", place: "path.scene")
-        }
-        var options = RenderOptions()
-        options.format = format
-        let parsed = RenderRequest(scene: scene, sources: ImageSources(baseDirectory: configuration.assets),
-                                   options: options, limits: configuration.limits)
-        let result = try await endpoint.render(parsed, body: scene, mediaType: "application/json",
                                                ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
         return response(result)
     }
@@ -131,7 +105,7 @@ struct ServerRoutes: Sendable {
 
     // MARK: Responses
 
-    private func response(_ result: RenderResult) -> Response {
+    func response(_ result: RenderResult) -> Response {
         switch result.body {
         case .notModified:
             return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing])

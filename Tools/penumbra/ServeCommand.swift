@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import Penumbra
 import PenumbraServer
+import PenumbraSigning
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,8 +32,12 @@ struct ServeCommand: ParsableCommand {
     var maxBodyBytes = 32 << 20
     @Option(help: "The folder image paths in scenes resolve inside (without it, a path is rejected).")
     var assets: String?
-    @Option(help: "A file holding the key of signed GET URLs (one trailing newline is removed).")
-    var signingKeyFile: String?
+    @Option(help: ArgumentHelp(
+        "A file holding a key of signed GET URLs (at least 16 bytes; one trailing newline is removed). Give it twice while one key replaces another: URLs signed with either are accepted.",
+        valueName: "file"))
+    var signingKeyFile: [String] = []
+    @Flag(help: "Also accept signed URLs of the first format, which never expire (/v1/render/{signature}/{scene}.{ext}).")
+    var acceptUnexpiringUrls = false
     @Option(help: "The response cache's budget in bytes (0 turns it off).")
     var cacheBytes = 64 << 20
     @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT.")
@@ -56,6 +61,7 @@ struct ServeCommand: ParsableCommand {
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
         config.readTimeoutMilliseconds = readTimeoutMs
         config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits
+        config.acceptUnexpiringURLs = acceptUnexpiringUrls
         if let assets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assets, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -64,8 +70,11 @@ struct ServeCommand: ParsableCommand {
             config.assets = assets
         }
         do {
-            if let signingKeyFile { config.signingKey = try ServerConfiguration.signingKey(fromFile: signingKeyFile) }
+            config.signingKeys = try signingKeyFile.map { try SigningKey(contentsOfFile: $0) }
         } catch { throw ToolError(.rejected, "\(error)") }
+        if Set(config.signingKeys.map(\.id)).count < config.signingKeys.count {
+            throw ToolError(.rejected, "--signing-key-file: the same key is given twice")
+        }
 
         LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         let logger = Logger(label: "penumbra.serve")
