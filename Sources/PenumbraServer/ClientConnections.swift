@@ -22,12 +22,14 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
-/// A request handler's context: Hummingbird's, plus the connection's channel.
-struct ServerRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+/// A request handler's context: Hummingbird's, the connection's channel, and notes for the log line.
+package struct ServerRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
+    /// What the handler found out that the request's log line and metrics must say.
+    let notes = RequestNotes()
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

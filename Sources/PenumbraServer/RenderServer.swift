@@ -31,7 +31,7 @@ public final class RenderServer: Sendable {
     /// The renderer pool (also usable directly).
     public let service: RenderService
     let cache: ResponseCache
-    let metrics = ServerMetrics()
+    package let metrics = ServerMetrics()
     let draining = SharedFlag()
     /// The open connections, watched for clients that leave mid-render.
     package let clients = ClientConnections()
@@ -48,10 +48,21 @@ public final class RenderServer: Sendable {
         cache = ResponseCache(budget: configuration.cacheBytes)
     }
 
+    /// The router of this server's routes (package: tests add routes of their own to it).
+    package func router() -> Router<ServerRequestContext> {
+        let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
+        let refusals = Refusals(metrics: metrics, assets: AssetPathRedaction(assets: configuration.assets))
+        return ServerRoutes(endpoint: endpoint, draining: draining, clients: clients, refusals: refusals).router()
+    }
+
     /// The Hummingbird application serving this server's routes on its host and port.
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
-        let router = ServerRoutes(endpoint: endpoint, draining: draining, clients: clients).router()
+        application(router: router(), onServerRunning: onServerRunning)
+    }
+
+    /// The Hummingbird application serving `router` with this server's connection handling.
+    package func application(router: Router<ServerRequestContext>,
+                             onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         // The read timeout: Hummingbird closes a connection that has delivered no complete HTTP
         // part (a request's head, a body chunk) for this long while reading, or sat idle between
         // requests, so a client trickling its headers (slowloris) or holding an idle socket is cut

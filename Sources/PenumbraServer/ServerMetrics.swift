@@ -11,7 +11,7 @@ import Foundation
 import Prometheus
 
 /// The server's metrics.
-final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
 
@@ -71,7 +71,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// Prometheus text of every metric.
-    func text() -> [UInt8] { registry.emitToBuffer() }
+    package func text() -> [UInt8] { registry.emitToBuffer() }
 
     /// The process's resident set size from /proc/self/statm (0 where that cannot be read).
     static func residentBytes() -> Int {

@@ -2,15 +2,15 @@
 // Hummingbird router. Handlers only translate: HTTP in (query, media type,
 // body within its limit, path parts), `RenderEndpoint` for the work, HTTP
 // out (image with ETag, X-Penumbra-Backend and Server-Timing; 304; or the
-// error JSON). Every refusal goes through `errorResponse`, so each status
-// has one shape. The request log middleware writes one line per request
-// with its id, and counts it under its route's pattern (not its path, which
-// would make a label per signed URL).
+// error JSON). Every failure goes through `Refusals`, so each status has one
+// shape; the request log middleware (RequestLog.swift) writes one line per
+// request.
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import Penumbra
 import PenumbraRequests
 import Synchronization
@@ -26,12 +26,13 @@ struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
     let draining: SharedFlag
     let clients: ClientConnections
+    let refusals: Refusals
 
     var configuration: ServerConfiguration { endpoint.configuration }
 
     func router() -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics))
+        router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics, refusals: refusals))
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ -> Response in
             if endpoint.service.isReady && !draining.value {
@@ -47,11 +48,11 @@ struct ServerRoutes: Sendable {
         }
         router.post("/v1/render") { request, context in
             let channel = context.channel
-            return await respond { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
+            return await respond(context) { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
         }
         router.get("/v1/render/:signature/:file") { request, context in
             let token = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
-            return await respond {
+            return await respond(context) {
                 try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, token: token, file: file) }
             }
         }
@@ -96,6 +97,8 @@ struct ServerRoutes: Sendable {
             throw tooLarge()
         } catch where late.value {
             throw tooSlow
+        } catch let error as HTTPParserError {
+            throw RequestError(400, "the request is not valid HTTP/1.1: \(error)", place: "body")
         }
     }
 
@@ -117,60 +120,10 @@ struct ServerRoutes: Sendable {
         }
     }
 
-    /// Runs a handler, turning every failure into its JSON response (500 for the unexpected).
-    private func respond(_ body: () async throws -> Response) async -> Response {
-        do { return try await body() } catch let error as RequestError {
-            return errorResponse(error)
-        } catch is ClientWentAway {
-            endpoint.metrics.countCancel(reason: "client")
-            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
-            return errorResponse(RequestError(499, "the client went away; the render was cancelled"))
-        } catch {
-            return errorResponse(RequestError(500, "internal error: \(error)"))
-        }
-    }
-}
-
-/// The JSON error response for `error`, with Retry-After when it has one.
-func errorResponse(_ error: RequestError) -> Response {
-    var headers: HTTPFields = [.contentType: "application/json"]
-    if let retry = error.retryAfter { headers[.retryAfter] = String(retry) }
-    return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
-                    body: .init(byteBuffer: ByteBuffer(bytes: error.jsonBody)))
-}
-
-/// One structured log line per request (id, method, path, status, duration, backend) and the
-/// request counter by route.
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
-    let metrics: ServerMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        let route = Self.route(request.uri.path)
-        var response: Response
-        do { response = try await next(request, context) } catch let error as HTTPResponseError {
-            response = errorResponse(RequestError(error.status.code, error.status.reasonPhrase))
-        } catch {
-            response = errorResponse(RequestError(500, "internal error"))
-        }
-        response.headers[.requestID] = context.id
-        metrics.countRequest(route: route, status: response.status.code)
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "request_id": .string(context.id), "method": .string(request.method.rawValue), "route": .string(route),
-            "status": .stringConvertible(response.status.code), "ms": .string(String(format: "%.2f", ms)),
-            "backend": .string(response.headers[.penumbraBackend] ?? "-"),
-        ])
-        return response
-    }
-
-    /// The route pattern a path belongs to, for metric labels.
-    static func route(_ path: String) -> String {
-        switch path {
-        case "/healthz", "/readyz", "/metrics", "/v1/render": return path
-        default: return path.hasPrefix("/v1/render/") ? "/v1/render/{signature}/{scene}" : "other"
+    /// Runs a handler, turning every failure into its response (Refusals).
+    private func respond(_ context: ServerRequestContext, _ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch {
+            return refusals.response(for: error, notes: context.notes, logger: context.logger, requestID: context.id)
         }
     }
 }
