@@ -27,6 +27,7 @@ struct Refusals: Sendable {
     func response(for error: any Error, notes: RequestNotes, logger: Logger, requestID: String) -> Response {
         var response = errorResponse(requestError(for: error, notes: notes, logger: logger, requestID: requestID))
         if let errorID = notes.errorID { response.headers[.errorID] = errorID }
+        if notes.bodyPending { response.headers[.connection] = "close" }
         return response
     }
 

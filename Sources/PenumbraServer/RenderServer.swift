@@ -17,7 +17,7 @@ import ServiceLifecycle
 import UnixSignals
 import Synchronization
 
-/// A flag set once and read from any thread (the server draining, a body arriving late).
+/// A flag set once and read from any thread (the server draining).
 final class SharedFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var value: Bool { flag.load(ordering: .relaxed) }
@@ -33,8 +33,10 @@ public final class RenderServer: Sendable {
     let cache: ResponseCache
     package let metrics = ServerMetrics()
     let draining = SharedFlag()
-    /// The open connections, watched for clients that leave mid-render.
-    package let clients = ClientConnections()
+    /// The open connections, watched for clients that leave mid-render, slow bodies and the cap.
+    package let clients: ClientConnections
+    /// The bytes of request bodies held now.
+    let bodies: BodyBudget
     let logger: Logger
     private let group = Mutex<ServiceGroup?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
@@ -46,13 +48,16 @@ public final class RenderServer: Sendable {
         service = try RenderService(.init(backend: configuration.backend, workers: configuration.workers,
                                           queueLimit: configuration.queue))
         cache = ResponseCache(budget: configuration.cacheBytes)
+        bodies = BodyBudget(limit: configuration.bodyMemoryBytes)
+        let metrics = self.metrics
+        clients = ClientConnections(limits: configuration.connectionLimits) { metrics.countRefusedConnection() }
     }
 
     /// The router of this server's routes (package: tests add routes of their own to it).
     package func router() -> Router<ServerRequestContext> {
         let endpoint = RenderEndpoint(service: service, cache: cache, metrics: metrics, configuration: configuration)
         let refusals = Refusals(metrics: metrics, assets: AssetPathRedaction(assets: configuration.assets))
-        return ServerRoutes(endpoint: endpoint, draining: draining, clients: clients, refusals: refusals).router()
+        return ServerRoutes(endpoint: endpoint, draining: draining, clients: clients, bodies: bodies, refusals: refusals).router()
     }
 
     /// The Hummingbird application serving this server's routes on its host and port.
@@ -66,8 +71,8 @@ public final class RenderServer: Sendable {
         // The read timeout: Hummingbird closes a connection that has delivered no complete HTTP
         // part (a request's head, a body chunk) for this long while reading, or sat idle between
         // requests, so a client trickling its headers (slowloris) or holding an idle socket is cut
-        // off. It never fires while a response is being prepared. A slow body is bounded by the
-        // request's deadline instead (ServerRoutes.readBody).
+        // off. It never fires while a response is being prepared. A slow body is cut by the
+        // connection watch (its deadline and minimum rate), the connection cap by the watch too.
         let watch = clients
         let idle = TimeAmount.milliseconds(Int64(configuration.readTimeoutMilliseconds))
         return Application(
@@ -97,6 +102,9 @@ public final class RenderServer: Sendable {
         await Task.detached { [service] in service.shutdown() }.value
         logger.info("stopped")
     }
+
+    /// The bytes of request bodies held now (all requests together).
+    package var bodyBytesHeld: Int { bodies.bytes }
 
     /// What /readyz says: the renderers are warm and the server is not draining.
     public var isReady: Bool { service.isReady && !draining.value }

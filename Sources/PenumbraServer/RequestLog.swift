@@ -15,6 +15,7 @@ final class RequestNotes: Sendable {
     private struct State {
         var cancelled: String?
         var errorID: String?
+        var bodyPending = false
     }
     private let state = Mutex(State())
 
@@ -27,6 +28,11 @@ final class RequestNotes: Sendable {
     var errorID: String? {
         get { state.withLock { $0.errorID } }
         set { state.withLock { $0.errorID = newValue } }
+    }
+    /// The request's body may still be on its way: an answer now closes the connection.
+    var bodyPending: Bool {
+        get { state.withLock { $0.bodyPending } }
+        set { state.withLock { $0.bodyPending = newValue } }
     }
 }
 

@@ -5,7 +5,10 @@
 // metric SCENE_FORMAT.md lists exists from start-up, at zero, so a scraper
 // sees the full set before the first request. Gauges that mirror state
 // elsewhere (queue, renders in flight, cache bytes, resident memory) are set
-// when scraped.
+// when scraped. Besides SCENE_FORMAT.md's list: renders cancelled by reason
+// (deadline, client), connections open and refused by the cap,
+// places in the queue held by requests still reading their bodies, and the
+// bytes of request bodies held.
 import CoreMetrics
 import Foundation
 import Prometheus
@@ -32,7 +35,9 @@ package final class ServerMetrics: Sendable {
             _ = Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory)
         }
         _ = Counter(label: "penumbra_http_requests_total", dimensions: [("route", "/healthz"), ("status", "200")], factory: factory)
+        _ = Counter(label: "penumbra_connections_refused_total", factory: factory)
         setGauges(queueDepth: 0, inFlight: 0, cacheBytes: 0)
+        setAdmissionGauges(reserved: 0, bodyBytes: 0, connections: 0)
     }
 
     /// Counts a response.
@@ -56,6 +61,17 @@ package final class ServerMetrics: Sendable {
     /// Counts a render stopped before its end: `deadline` (504) or `client` (the client went away).
     func countCancel(reason: String) {
         Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Counts a connection closed at once because the server had its most open.
+    func countRefusedConnection() { Counter(label: "penumbra_connections_refused_total", factory: factory).increment() }
+
+    /// Sets the gauges of admission: places held by requests reading their bodies, the bytes of
+    /// bodies held, the connections open.
+    func setAdmissionGauges(reserved: Int, bodyBytes: Int, connections: Int) {
+        Gauge(label: "penumbra_queue_reserved", factory: factory).record(reserved)
+        Gauge(label: "penumbra_request_body_bytes", factory: factory).record(bodyBytes)
+        Gauge(label: "penumbra_connections_open", factory: factory).record(connections)
     }
 
     /// Counts a response served from the cache.

@@ -1,19 +1,20 @@
 // ServerRoutes: the HTTP surface of SCENE_FORMAT.md's "Render server" on a
 // Hummingbird router. Handlers only translate: HTTP in (query, media type,
-// body within its limit, path parts), `RenderEndpoint` for the work, HTTP
+// body within its limits, path parts), `RenderEndpoint` for the work, HTTP
 // out (image with ETag, X-Penumbra-Backend and Server-Timing; 304; or the
 // error JSON). Every failure goes through `Refusals`, so each status has one
-// shape; the request log middleware (RequestLog.swift) writes one line per
-// request.
+// shape. A POST is admitted before its body is read: the draining check, the
+// query, the Content-Length against the size limit, a place in the render
+// queue (RenderService.reserve) and the body's share of the body memory are
+// all decided on the head alone, and a refusal then closes the connection
+// instead of reading a body nobody will use.
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTP1
 import Penumbra
 import PenumbraRequests
-import Synchronization
 
 extension HTTPField.Name {
     static let penumbraBackend = HTTPField.Name("X-Penumbra-Backend")!
@@ -26,6 +27,7 @@ struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
     let draining: SharedFlag
     let clients: ClientConnections
+    let bodies: BodyBudget
     let refusals: Refusals
 
     var configuration: ServerConfiguration { endpoint.configuration }
@@ -43,12 +45,15 @@ struct ServerRoutes: Sendable {
         router.get("/metrics") { _, _ -> Response in
             let stats = endpoint.service.statistics
             endpoint.metrics.setGauges(queueDepth: stats.queued, inFlight: stats.inFlight, cacheBytes: endpoint.cache.bytes)
+            endpoint.metrics.setAdmissionGauges(reserved: stats.reserved, bodyBytes: bodies.bytes, connections: clients.count)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
         }
         router.post("/v1/render") { request, context in
-            let channel = context.channel
-            return await respond(context) { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
+            let channel = context.channel, notes = context.notes
+            return await respond(context) {
+                try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel, notes: notes) }
+            }
         }
         router.get("/v1/render/:signature/:file") { request, context in
             let token = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
@@ -61,49 +66,34 @@ struct ServerRoutes: Sendable {
 
     // MARK: Handlers
 
-    private func post(_ request: Request, channel: any Channel) async throws -> Response {
+    private func post(_ request: Request, channel: any Channel, notes: RequestNotes) async throws -> Response {
         let arrival = ContinuousClock.now
+        // Until the body is in, a refusal closes the connection rather than read it.
+        notes.bodyPending = true
         guard !draining.value else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
-        let body = try await readBody(request, channel: channel, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds))
+        let reservation = try reserve()
+        let charge = BodyCharge(bodies)
+        defer { charge.release() }
+        let body = try await readBody(request, channel: channel, charge: charge)
+        notes.bodyPending = false
         let contentType = request.headers[.contentType]
         let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
                                              assets: configuration.assets, limits: configuration.limits)
         let result = try await endpoint.render(parsed, body: body, mediaType: contentType ?? "",
-                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
+                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival,
+                                               reservation: reservation)
         return response(result)
     }
 
-    /// The request's body, within the size limit (413) and the request's deadline: a client still
-    /// sending when the deadline passes has its connection closed (no reply can be written in the
-    /// middle of its body), and the request ends as 408. The timer is a DeadlineTimer, cancelled
-    /// when the body is in.
-    private func readBody(_ request: Request, channel: any Channel, deadline: ContinuousClock.Instant) async throws -> [UInt8] {
-        let late = SharedFlag()
-        let timer = DeadlineTimer(at: deadline) {
-            late.set()
-            channel.close(promise: nil)
+    /// A place in the render queue, or the refusal (429, or 503 when the service stopped).
+    func reserve() throws -> RenderService.Reservation {
+        do { return try endpoint.service.reserve() } catch let failure as RenderService.Failure {
+            throw RenderEndpoint.requestError(failure)
         }
-        defer { timer.cancel() }
-        let tooSlow = RequestError(408, "the body did not arrive within the request's deadline (--timeout-ms)", place: "body")
-        do {
-            let body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes))
-            if late.value { throw tooSlow }
-            return body
-        } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        } catch where late.value {
-            throw tooSlow
-        } catch let error as HTTPParserError {
-            throw RequestError(400, "the request is not valid HTTP/1.1: \(error)", place: "body")
-        }
-    }
-
-    private func tooLarge() -> RequestError {
-        RequestError(413, "the body is larger than \(configuration.maxBodyBytes) bytes (--max-body-bytes)", place: "body")
     }
 
     // MARK: Responses

@@ -30,7 +30,8 @@ extension ServerRoutes {
         let parsed = RenderRequest(scene: scene, sources: ImageSources(baseDirectory: configuration.assets),
                                    options: options, limits: configuration.limits)
         let result = try await endpoint.render(parsed, body: scene, mediaType: "application/json",
-                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
+                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival,
+                                               reservation: try reserve())
         return response(result)
     }
 

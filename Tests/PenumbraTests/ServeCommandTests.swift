@@ -67,7 +67,8 @@ final class ServeCommandTests: XCTestCase {
         try Data("too short\n".utf8).write(to: shortKey)
         defer { try? FileManager.default.removeItem(at: shortKey) }
         for (arguments, status) in [(["serve", "--workers", "0"], Int32(2)), (["serve", "--signing-key-file", "/nonexistent/key"], 1),
-                                    (["serve", "--assets", "/nonexistent/folder"], 1),
+                                    (["serve", "--assets", "/nonexistent/folder"], 1), (["serve", "--max-connections", "0"], 2),
+                                    (["serve", "--body-memory-bytes", "1000"], 2), (["serve", "--min-body-bytes-per-second", "-1"], 2),
                                     (["serve", "--signing-key-file", shortKey.path], 1)] {
             let process = Process()
             process.executableURL = CommandLineTests.executable

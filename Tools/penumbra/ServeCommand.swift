@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
     var backend: Backend = .auto
     @Option(help: "Renders at once, each on its own thread and renderer (default: the cores).")
     var workers = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Requests that may wait for a worker before 429.")
+    @Option(help: "Requests that may wait for a worker before 429, those still sending their bodies included (a place is taken before the body is read).")
     var queue = 64
     @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
     var timeoutMs = 30_000
@@ -30,6 +30,12 @@ struct ServeCommand: ParsableCommand {
     var readTimeoutMs = 30_000
     @Option(help: "The largest request body in bytes (larger is 413).")
     var maxBodyBytes = 32 << 20
+    @Option(help: "The most bytes of request bodies held in memory at once, all requests together (a body that does not fit is 429).")
+    var bodyMemoryBytes = ServerConfiguration().bodyMemoryBytes
+    @Option(help: "The slowest average rate a body may arrive at after its first 5 seconds, in bytes a second (slower is 408; 0: no minimum).")
+    var minBodyBytesPerSecond = ServerConfiguration().minBodyBytesPerSecond
+    @Option(help: "The most connections open at once; one more is closed as soon as it is accepted.")
+    var maxConnections = ServerConfiguration().maxConnections
     @Option(help: "The folder image paths in scenes resolve inside (without it, a path is rejected).")
     var assets: String?
     @Option(help: ArgumentHelp(
@@ -51,6 +57,11 @@ struct ServeCommand: ParsableCommand {
         if timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
         if readTimeoutMs < 1 { throw ValidationError("--read-timeout-ms must be at least 1") }
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
+        if bodyMemoryBytes < maxBodyBytes {
+            throw ValidationError("--body-memory-bytes must be at least --max-body-bytes (\(maxBodyBytes)), or no body of that size could be read")
+        }
+        if minBodyBytesPerSecond < 0 { throw ValidationError("--min-body-bytes-per-second must not be negative") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         if cacheBytes < 0 { throw ValidationError("--cache-bytes must not be negative") }
         if !(drainSeconds >= 0 && drainSeconds.isFinite) { throw ValidationError("--drain-seconds must be a number >= 0") }
     }
@@ -60,8 +71,9 @@ struct ServeCommand: ParsableCommand {
         config.host = host; config.port = port; config.backend = backend; config.workers = workers
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
         config.readTimeoutMilliseconds = readTimeoutMs
+        config.bodyMemoryBytes = bodyMemoryBytes; config.minBodyBytesPerSecond = minBodyBytesPerSecond
+        config.maxConnections = maxConnections; config.acceptUnexpiringURLs = acceptUnexpiringUrls
         config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits
-        config.acceptUnexpiringURLs = acceptUnexpiringUrls
         if let assets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assets, isDirectory: &isDirectory), isDirectory.boolValue else {
