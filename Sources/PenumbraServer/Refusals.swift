@@ -4,6 +4,9 @@
 //   path taken out of its message (a path inside it is written relative to
 //   it, the folder itself as "."): where the server keeps its files is none of
 //   the client's business;
+// - a request ended by the drain running out (its render cancelled, or its
+//   task cancelled while it read its body) is 503, logged and counted as
+//   cancelled at shutdown, never as the client's 499;
 // - a client that left is 499 (nginx's "client closed request"): nobody reads
 //   it, but the log line and the metrics say why;
 // - malformed HTTP found while reading a body is the client's error, 400;
@@ -18,9 +21,13 @@ import NIOCore
 import NIOHTTP1
 import PenumbraRequests
 
+/// Why a request ended early: the server stopped (the drain ran out) before it was done.
+struct CancelledAtShutdown: Error {}
+
 /// Turns handler failures into responses, as described above.
 struct Refusals: Sendable {
     let metrics: ServerMetrics
+    let drain: DrainState
     let assets: AssetPathRedaction
 
     /// The response for `error`; notes what the log line must say in `notes`.
@@ -32,6 +39,11 @@ struct Refusals: Sendable {
     }
 
     private func requestError(for error: any Error, notes: RequestNotes, logger: Logger, requestID: String) -> RequestError {
+        if error is CancelledAtShutdown || (drain.deadlinePassed && Self.endedByCancellation(error)) {
+            metrics.countCancel(reason: "shutdown")
+            notes.cancelled = "shutdown"
+            return RequestError(503, "the server stopped before the request was done (its drain time ran out); retry", retryAfter: 1)
+        }
         switch error {
         case var refusal as RequestError:
             if refusal.status == 499 { notes.cancelled = "client" }
@@ -50,6 +62,12 @@ struct Refusals: Sendable {
                                                         "error": .string(String(reflecting: error))])
             return RequestError(500, "internal error; the server's log has the details under error id \(id)")
         }
+    }
+
+    /// True for the ways a request ends when its task is cancelled.
+    private static func endedByCancellation(_ error: any Error) -> Bool {
+        if Task.isCancelled || error is CancellationError || error is ClientWentAway { return true }
+        return (error as? RequestError)?.status == 499
     }
 
     /// 16 random hex digits.

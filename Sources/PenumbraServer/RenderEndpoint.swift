@@ -128,17 +128,17 @@ struct RenderEndpoint: Sendable {
         }
     }
 
-    /// The HTTP refusal for a pool failure.
+    /// The HTTP refusal for a pool failure (CancelledAtShutdown for a job the drain's end stopped).
     static func requestError(_ failure: RenderService.Failure) -> any Error {
         switch failure {
         case .queueFull: return RequestError(429, "the render queue is full (--queue); retry later", retryAfter: 1)
         case .deadlineExceeded: return RequestError(504, "the request passed its deadline; the render was cancelled")
         case .cancelled:
-            // The request's task was cancelled: its client went away (see ClientConnections) or the
-            // drain time ran out; nginx's "client closed request".
+            // The request's task was cancelled: its client went away (see ClientConnections);
+            // nginx's "client closed request". (Refusals makes it 503 when the drain ran out.)
             return RequestError(499, "the request was cancelled; so was its render")
         case .shuttingDown: return RequestError(503, "the server is draining")
-        case .cancelledAtShutdown: return RequestError(503, "the server stopped before the render was done")
+        case .cancelledAtShutdown: return CancelledAtShutdown()
         case .unavailable(let why): return RequestError(503, why, place: "query.backend")
         }
     }

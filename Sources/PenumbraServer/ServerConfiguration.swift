@@ -71,7 +71,8 @@ public struct ServerConfiguration: Sendable {
     public var acceptUnexpiringURLs = false
     /// The response cache's budget in bytes (default 64 MiB; 0 turns the cache off).
     public var cacheBytes = 64 << 20
-    /// Seconds to finish the requests in flight after SIGTERM or SIGINT (default 10).
+    /// Seconds to finish the requests in flight after SIGTERM or SIGINT (default 10); what still
+    /// runs then is cancelled and answered 503, and the server stops within a few seconds more.
     public var drainSeconds = 10.0
     /// Scene limits.
     public var limits = ResourceLimits.default

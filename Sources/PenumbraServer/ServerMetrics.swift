@@ -6,7 +6,7 @@
 // sees the full set before the first request. Gauges that mirror state
 // elsewhere (queue, renders in flight, cache bytes, resident memory) are set
 // when scraped. Besides SCENE_FORMAT.md's list: renders cancelled by reason
-// (deadline, client), connections open and refused by the cap,
+// (deadline, client, shutdown), connections open and refused by the cap,
 // places in the queue held by requests still reading their bodies, and the
 // bytes of request bodies held.
 import CoreMetrics
@@ -31,7 +31,7 @@ package final class ServerMetrics: Sendable {
         for stage in Self.stages { _ = Timer(label: "penumbra_request_seconds", dimensions: [("stage", stage)], factory: factory) }
         for backend in ["cpu", "gpu"] { _ = Counter(label: "penumbra_renders_total", dimensions: [("backend", backend)], factory: factory) }
         for name in ["penumbra_cache_hits_total", "penumbra_gpu_fallbacks_total"] { _ = Counter(label: name, factory: factory) }
-        for reason in ["deadline", "client"] {
+        for reason in ["deadline", "client", "shutdown"] {
             _ = Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory)
         }
         _ = Counter(label: "penumbra_http_requests_total", dimensions: [("route", "/healthz"), ("status", "200")], factory: factory)
@@ -58,7 +58,8 @@ package final class ServerMetrics: Sendable {
         if fellBack { Counter(label: "penumbra_gpu_fallbacks_total", factory: factory).increment() }
     }
 
-    /// Counts a render stopped before its end: `deadline` (504) or `client` (the client went away).
+    /// Counts a request stopped before its end: `deadline` (504), `client` (the client went away) or
+    /// `shutdown` (the drain ran out; 503).
     func countCancel(reason: String) {
         Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory).increment()
     }

@@ -25,7 +25,7 @@ extension HTTPField.Name {
 /// Builds the router of a server.
 struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
-    let draining: SharedFlag
+    let drain: DrainState
     let clients: ClientConnections
     let bodies: BodyBudget
     let refusals: Refusals
@@ -37,10 +37,10 @@ struct ServerRoutes: Sendable {
         router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics, refusals: refusals))
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ -> Response in
-            if endpoint.service.isReady && !draining.value {
+            if endpoint.service.isReady && !drain.isDraining {
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
             }
-            return errorResponse(RequestError(503, draining.value ? "the server is draining" : "the renderers are not ready"))
+            return errorResponse(RequestError(503, drain.isDraining ? "the server is draining" : "the renderers are not ready"))
         }
         router.get("/metrics") { _, _ -> Response in
             let stats = endpoint.service.statistics
@@ -70,7 +70,7 @@ struct ServerRoutes: Sendable {
         let arrival = ContinuousClock.now
         // Until the body is in, a refusal closes the connection rather than read it.
         notes.bodyPending = true
-        guard !draining.value else { throw RequestError(503, "the server is draining") }
+        guard !drain.isDraining else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()

@@ -20,7 +20,7 @@ extension ServerRoutes {
         guard !keys.isEmpty else {
             throw RequestError(404, "signed URLs are off: the server has no signing key", place: "path")
         }
-        guard !draining.value else { throw RequestError(503, "the server is draining") }
+        guard !drain.isDraining else { throw RequestError(503, "the server is draining") }
         let (scene, ext) = try verify(token: token, file: file, keys: keys)
         guard (request.uri.query ?? "").isEmpty else {
             throw RequestError(400, "a signed URL takes no query: the signature covers only the path", place: "query")

@@ -1,7 +1,8 @@
 // `penumbra serve`: the render server of SCENE_FORMAT.md ("Render server").
 // The command only reads flags into a ServerConfiguration, sets up JSON-line
 // logging and runs PenumbraServer's RenderServer until SIGTERM or SIGINT;
-// the server drains and the command exits 0.
+// the server drains (for at most --drain-seconds, then cancels what still
+// runs) and the command exits 0.
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -46,7 +47,7 @@ struct ServeCommand: ParsableCommand {
     var acceptUnexpiringUrls = false
     @Option(help: "The response cache's budget in bytes (0 turns it off).")
     var cacheBytes = 64 << 20
-    @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT.")
+    @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT; then what still runs is cancelled (503) and the server exits 0 within seconds.")
     var drainSeconds = 10.0
     @OptionGroup var limits: LimitOptions
 
