@@ -28,7 +28,8 @@ final class AdmissionTests: XCTestCase {
     }
 
     func testFullQueueIs429BeforeTheBodyIsSent() async throws {
-        let server = try await ServerFixtures.server { $0.workers = 1; $0.queue = 1; $0.cacheBytes = 0 }
+        // No minimum body rate: the holder's silence must not end its request however slow the machine.
+        let server = try await ServerFixtures.server { $0.workers = 1; $0.queue = 1; $0.cacheBytes = 0; $0.minBodyBytesPerSecond = 0 }
         try await ServerFixtures.serving(server) { port in
             // The first client takes the only place and starts sending nothing of its body.
             let holder = try XCTUnwrap(LoopbackSocket(port: port))
@@ -59,6 +60,7 @@ final class AdmissionTests: XCTestCase {
     func testBodyMemoryBudgetIs429BeforeTheBodyIsSent() async throws {
         let server = try await ServerFixtures.server {
             $0.workers = 1; $0.queue = 8; $0.maxBodyBytes = 1 << 20; $0.bodyMemoryBytes = 1 << 20; $0.cacheBytes = 0
+            $0.minBodyBytesPerSecond = 0
         }
         try await ServerFixtures.serving(server) { port in
             let body = [UInt8](repeating: 0x20, count: 800_000) + ServerFixtures.small
