@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
+        // Signed render URLs, for client packages that make them (swift-crypto and Foundation only).
+        .library(name: "PenumbraSigning", targets: ["PenumbraSigning"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -19,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // NIOHTTP1's parser errors, told apart from the server's own (a client's malformed HTTP is 400).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // MARK: System libraries (a missing one names its Debian package)
@@ -79,10 +83,12 @@ let package = Package(
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
                 path: "Sources/Penumbra"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
+        .target(name: "PenumbraSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+                path: "Sources/PenumbraSigning"),
         .target(
             name: "PenumbraServer",
             dependencies: [
-                "Penumbra", "PenumbraRequests", "CMallocStats",
+                "Penumbra", "PenumbraRequests", "PenumbraSigning", "CMallocStats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -90,11 +96,12 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Sources/PenumbraServer"),
         .executableTarget(
             name: "penumbra",
-            dependencies: ["Penumbra", "PenumbraServer", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Penumbra", "PenumbraServer", "PenumbraSigning", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
 
@@ -110,7 +117,7 @@ let package = Package(
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
         .testTarget(
             name: "PenumbraServerTests",
-            dependencies: ["PenumbraServer", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["PenumbraServer", "PenumbraSigning", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests"),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
     ],

@@ -11,6 +11,12 @@
 // Back-pressure is explicit: at most `workers` jobs run at once and at most
 // `queueLimit` wait; one more is refused at once with `.queueFull`, so a
 // burst turns into quick refusals instead of unbounded memory and latency.
+// A caller that must do work before it has a job (a server reading a
+// request's body) takes its place in the queue first with `reserve()`, so the
+// refusal comes before that work; the `Reservation` is handed to `render` or,
+// on any other path, given back when it is dropped (it is noncopyable, so it
+// is used exactly once). A reservation counts against `queueLimit` as a
+// queued job does.
 // A job's deadline counts from its arrival, its time in the queue included:
 // when it passes, the caller gets `.deadlineExceeded` at once, a queued job
 // is taken off the queue, and a running one is stopped at its next check by
@@ -18,6 +24,13 @@
 // the worker is free again within milliseconds. Cancelling the calling task
 // does the same and fails with `.cancelled` (a server cancels the task of a
 // request whose client went away).
+//
+// Stopping has two speeds: `shutdown()` lets running jobs finish (queued
+// ones fail), and `shutdown(cancellingRunningJobs: true, waitingAtMost:)`
+// cancels them too, answering their callers at once with
+// `.cancelledAtShutdown`, and waits for the worker threads at most that long:
+// a thread stuck in a loop that does not check its cancellation cannot keep a
+// server from exiting.
 //
 // A job is three steps on the worker's thread: `prepare` (decode a scene
 // into a display list), render, and `encode`; each is timed. Decoding on
@@ -110,6 +123,8 @@ public final class RenderService: Sendable {
         case cancelled
         /// The service is stopping or stopped.
         case shuttingDown
+        /// The service stopped while the job waited, ran or was reserved; it was cancelled.
+        case cancelledAtShutdown
         /// No renderer of the pool can take the job (a GPU asked of a pool without one).
         case unavailable(String)
 
@@ -119,6 +134,7 @@ public final class RenderService: Sendable {
             case .deadlineExceeded: return "the request passed its deadline"
             case .cancelled: return "the render was cancelled by its caller"
             case .shuttingDown: return "the render service is shutting down"
+            case .cancelledAtShutdown: return "the render service stopped before the job was done; it was cancelled"
             case .unavailable(let why): return why
             }
         }
@@ -128,6 +144,8 @@ public final class RenderService: Sendable {
     public struct Statistics: Sendable, Hashable {
         /// Jobs waiting for a worker.
         public var queued: Int
+        /// Places in the queue reserved for jobs not yet handed over (`reserve()`).
+        public var reserved: Int
         /// Jobs running now.
         public var inFlight: Int
         /// Workers whose renderers are made and warmed.
@@ -197,20 +215,64 @@ public final class RenderService: Sendable {
     /// The counts now.
     public var statistics: Statistics {
         state.withLock {
-            Statistics(queued: $0.queue.count, inFlight: $0.running, readyWorkers: $0.readyWorkers, gpuFallbacks: $0.gpuFallbacks)
+            Statistics(queued: $0.queue.count, reserved: $0.reserved, inFlight: $0.running, readyWorkers: $0.readyWorkers,
+                       gpuFallbacks: $0.gpuFallbacks)
         }
     }
 
     /// Renders one job on a worker; throws `Failure` (queue full, deadline, cancelled, shutting
     /// down, unavailable), `RenderCancelled` never (it becomes `.deadlineExceeded` or `.cancelled`),
     /// or the job's own error. Cancelling the calling task stops the job as a deadline does.
+    /// The same as `render(_:using:)` with a place reserved now.
     public func render(_ job: Job) async throws -> Output {
-        let entry = Entry(job: job)
+        try await render(job, using: try reserve())
+    }
+
+    // MARK: Admission
+
+    /// A place in the queue, taken before the job exists (`reserve()`): a server takes one when a
+    /// request's head arrives, and reads the body only when it has one. Hand it to
+    /// `render(_:using:)`; dropped on any other path, it is given back. It counts against
+    /// `queueLimit` as a queued job does.
+    public struct Reservation: ~Copyable, Sendable {
+        private let service: RenderService
+        private var handedOver = false
+
+        fileprivate init(service: RenderService) { self.service = service }
+
+        /// Marks the place taken over by a job (the count moves to the queue), so that dropping
+        /// the reservation gives nothing back.
+        fileprivate consuming func handOver() { handedOver = true }
+
+        deinit { if !handedOver { service.giveBack() } }
+    }
+
+    /// Reserves a place in the queue; throws `.queueFull` when `queueLimit` jobs and reservations
+    /// are waiting, `.shuttingDown` when the service is stopping.
+    public func reserve() throws -> Reservation {
         try state.withLock { state in
             guard !state.stopping else { throw Failure.shuttingDown }
-            guard state.queue.count < configuration.queueLimit else { throw Failure.queueFull }
-            state.queue.append(entry)
+            guard state.queue.count + state.reserved < configuration.queueLimit else { throw Failure.queueFull }
+            state.reserved += 1
         }
+        return Reservation(service: self)
+    }
+
+    /// A dropped reservation's place, back to the queue.
+    private func giveBack() { state.withLock { $0.reserved -= 1 } }
+
+    /// Renders `job` in the place `reservation` holds; throws as `render(_:)` does, and
+    /// `.cancelledAtShutdown` when the service stopped since the place was reserved.
+    public func render(_ job: Job, using reservation: consuming Reservation) async throws -> Output {
+        let entry = Entry(job: job)
+        reservation.handOver()
+        try state.withLock { state in
+            state.reserved -= 1
+            guard !state.stopping else { throw Failure.cancelledAtShutdown }
+            state.queue.append(entry)
+            state.active[ObjectIdentifier(entry)] = entry
+        }
+        defer { _ = state.withLock { $0.active.removeValue(forKey: ObjectIdentifier(entry)) } }
         wake.signal()
         // A dispatch timer, cancelled when the job ends (DeadlineTimer.swift says why not a Task).
         let timer = job.deadline.map { deadline in
@@ -233,20 +295,49 @@ public final class RenderService: Sendable {
         entry.finish(.failure(failure))
     }
 
-    /// Stops the service: queued jobs fail with `.shuttingDown`, running ones finish, and the call
-    /// returns when every worker thread has ended. Idempotent.
-    public func shutdown() {
-        let (waiting, alreadyStopping) = state.withLock { state -> ([Entry], Bool) in
-            let was = state.stopping
+    /// Stops the service; idempotent, and a later call may cancel what an earlier one let run.
+    /// Queued jobs fail at once (`.shuttingDown`, or `.cancelledAtShutdown` when cancelling) and
+    /// no job is taken from then on. Running jobs finish, or with `cancellingRunningJobs` are
+    /// cancelled (stopped at their next check) and their callers get `.cancelledAtShutdown` at once.
+    /// Then waits for every worker thread to end, for at most `timeout` when one is given (nil:
+    /// for as long as they take). Returns true when every worker thread has ended.
+    @discardableResult
+    public func shutdown(cancellingRunningJobs: Bool = false, waitingAtMost timeout: Duration? = nil) -> Bool {
+        let (waiting, running, firstCall) = state.withLock { state -> ([Entry], [Entry], Bool) in
+            let first = !state.stopping
             state.stopping = true
             let waiting = state.queue
             state.queue.removeAll()
-            return (waiting, was)
+            return (waiting, cancellingRunningJobs ? Array(state.active.values) : [], first)
         }
-        for entry in waiting { entry.finish(.failure(Failure.shuttingDown)) }
-        guard !alreadyStopping else { return }
-        for _ in 0..<configuration.workers { wake.signal() }
-        for _ in 0..<configuration.workers { stopped.wait() }
+        for entry in waiting { entry.finish(.failure(cancellingRunningJobs ? Failure.cancelledAtShutdown : Failure.shuttingDown)) }
+        for entry in running {
+            entry.cancellation.cancel()
+            entry.finish(.failure(Failure.cancelledAtShutdown))
+        }
+        if firstCall { for _ in 0..<configuration.workers { wake.signal() } }
+        return waitForWorkers(until: timeout.map { DispatchTime.now() + .nanoseconds(Int(clamping: $0.nanoseconds)) })
+    }
+
+    /// Waits until every worker thread has ended or `deadline` passes; true when they all ended.
+    private func waitForWorkers(until deadline: DispatchTime?) -> Bool {
+        while state.withLock({ $0.endedWorkers < configuration.workers }) {
+            if let deadline {
+                guard stopped.wait(timeout: deadline) == .success else { return false }
+            } else {
+                stopped.wait()
+            }
+            state.withLock { $0.endedWorkers += 1 }
+        }
+        return true
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to Int64.
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, overflow) = components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (components.seconds < 0 ? .min : .max) : seconds &+ components.attoseconds / 1_000_000_000
     }
 }
 
@@ -258,4 +349,10 @@ struct PoolState {
     var failedWorkers = 0
     var gpuFallbacks = 0
     var stopping = false
+    /// Places reserved with `reserve()`, not yet handed to `render`.
+    var reserved = 0
+    /// Every job between `render`'s start and end (queued or running), for cancelling at shutdown.
+    var active: [ObjectIdentifier: RenderService.Entry] = [:]
+    /// Worker threads whose end a shutdown has seen.
+    var endedWorkers = 0
 }

@@ -1,33 +1,37 @@
-// ClientConnections: a render is stopped when its client goes away.
+// ClientConnections: the open connections of one server, what the request
+// handlers need to know about each, and the connection cap.
 //
-// Hummingbird runs a handler to its end even when the client has closed
-// the connection, so a client that posts a slow scene and leaves would keep
-// a worker for the whole render (or until the deadline). A small channel
-// handler in each connection's pipeline watches for the client's end: the
-// input closing (the client's FIN; the server allows half-closure, so this
-// arrives as an event, not as a closed channel) or the connection dropping
-// (a reset). The render handler runs inside `cancellingWhenGone`, which
-// races the work against that signal in a task group: when the client goes
-// first, the work's task is cancelled, RenderService stops the render at its
-// next check and frees the worker, and the request ends as 499 (nginx's
-// "client closed request") in the log and the metrics. As in Go's net/http
-// and nginx, a client that half-closes its side after sending the request
-// counts as gone; HTTP/1.1 clients do not do that and still want the answer.
+// Every connection's pipeline holds a ConnectionWatch (ConnectionWatch.swift)
+// that registers the connection here when it opens and removes it when it
+// closes. A connection over `ConnectionLimits.maxConnections` is closed at
+// once, before anything is read from it: an attacker opening thousands of
+// sockets costs the server a file descriptor each for a moment, not a
+// request's worth of buffers.
 //
-// The handler registers its connection under the channel's identity for the
-// life of the channel, so a request finds it from its context's channel; a
-// request on a channel with no watch (the in-process test router) just runs.
+// What a handler learns from its connection's entry:
+// - that the client went away (its FIN, or the connection dropping): Hummingbird
+//   runs a handler to its end even then, so a render handler runs inside
+//   `cancellingWhenGone`, which races the work against that signal; the work's
+//   task is cancelled, RenderService stops the render at its next check, and
+//   the request ends as 499 (nginx's "client closed request"). As in Go's
+//   net/http and nginx, a client that half-closes after sending counts as gone;
+//   HTTP/1.1 clients do not do that and still want the answer.
+// - that its body was cut (`takeBodyCut()`): the watch ends a body that is too
+//   slow or past the request's deadline, and the handler answers 408.
+//
+// A request on a channel with no watch (the in-process test router) just runs.
 import Hummingbird
 import NIOCore
-import NIOHTTPTypes
 import Synchronization
 
-/// A request handler's context: Hummingbird's, plus the connection's channel.
-struct ServerRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+/// A request handler's context: Hummingbird's, the connection's channel, and notes for the log line.
+package struct ServerRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
+    /// What the handler found out that the request's log line and metrics must say.
+    let notes = RequestNotes()
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }
@@ -36,11 +40,44 @@ struct ServerRequestContext: RequestContext {
 /// Why a request ended early: its client closed the connection.
 struct ClientWentAway: Error {}
 
+/// The limits the connection watch enforces.
+struct ConnectionLimits: Sendable {
+    /// Connections open at once; one more is closed at once.
+    var maxConnections = 512
+    /// Each request's deadline from its head's arrival: a body still arriving then is cut (408).
+    var requestDeadline: Duration = .seconds(30)
+    /// The slowest average body rate accepted once `bodyGrace` has passed (bytes a second; 0: none).
+    var minBodyBytesPerSecond = 0
+    /// How long a body may arrive at any rate before `minBodyBytesPerSecond` applies.
+    var bodyGrace: Duration = .seconds(5)
+    /// How often a body's progress is checked.
+    var checkInterval: Duration = .milliseconds(200)
+    /// After a response that closes the connection: how long the rest of the request is read and
+    /// dropped (so that closing does not reset the connection before the client reads the response),
+    /// and the most bytes dropped.
+    var linger: Duration = .seconds(2)
+    var lingerBytes = 8 << 20
+}
+
+/// How a body was cut short.
+enum BodyCut: Sendable, Hashable {
+    /// The request's deadline passed while its body was arriving.
+    case deadline
+    /// The body arrived slower than the minimum rate.
+    case tooSlow
+}
+
 /// The open connections of one server, by channel.
 package final class ClientConnections: Sendable {
-    /// One connection: whether its client is gone, and who waits for that.
+    /// One connection: whether its client is gone, who waits for that, and whether its body was cut.
     final class Connection: Sendable {
-        private let state = Mutex<(gone: Bool, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>((false, [:], 0))
+        private struct State {
+            var gone = false
+            var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+            var next = 0
+            var bodyCut: BodyCut?
+        }
+        private let state = Mutex(State())
 
         /// Marks the client gone and wakes every waiter.
         func clientWent() {
@@ -51,6 +88,12 @@ package final class ClientConnections: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
+
+        /// Records that the current request's body was cut short.
+        func cutBody(_ cut: BodyCut) { state.withLock { $0.bodyCut = cut } }
+
+        /// How the current request's body was cut, if it was; clears it.
+        func takeBodyCut() -> BodyCut? { state.withLock { state in defer { state.bodyCut = nil }; return state.bodyCut } }
 
         /// Returns when the client is gone or the calling task is cancelled (then it throws).
         func waitUntilGone() async throws {
@@ -72,27 +115,50 @@ package final class ClientConnections: Sendable {
         }
     }
 
+    let limits: ConnectionLimits
     private let table = Mutex<[ObjectIdentifier: Connection]>([:])
+    private let onRefused: @Sendable () -> Void
 
-    /// Connections being watched now.
+    /// Connections watched under `limits`; `onRefused` is called for each one closed by the cap.
+    init(limits: ConnectionLimits = ConnectionLimits(), onRefused: @escaping @Sendable () -> Void = {}) {
+        self.limits = limits
+        self.onRefused = onRefused
+    }
+
+    /// Connections open now.
     package var count: Int { table.withLock { $0.count } }
 
     /// A fresh watch handler for a new connection's pipeline.
     func makeHandler() -> any RemovableChannelHandler { ConnectionWatch(connections: self) }
 
-    fileprivate func register(_ channel: any Channel) -> Connection {
+    /// Registers `channel`'s connection; nil (and counted as refused) when `maxConnections` are open.
+    func open(_ channel: any Channel) -> Connection? {
         let connection = Connection()
-        table.withLock { $0[ObjectIdentifier(channel)] = connection }
+        let admitted = table.withLock { table -> Bool in
+            guard table.count < limits.maxConnections else { return false }
+            table[ObjectIdentifier(channel)] = connection
+            return true
+        }
+        guard admitted else {
+            onRefused()
+            return nil
+        }
         return connection
     }
 
-    fileprivate func unregister(_ channel: any Channel) {
+    /// Forgets `channel`'s connection.
+    func close(_ channel: any Channel) {
         _ = table.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// The watched connection of `channel`, if it has one.
+    func connection(for channel: any Channel) -> Connection? {
+        table.withLock { $0[ObjectIdentifier(channel)] }
     }
 
     /// Runs `work`; if the client of `channel` goes away first, cancels it and throws `ClientWentAway`.
     func cancellingWhenGone<T: Sendable>(_ channel: any Channel, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard let connection = table.withLock({ $0[ObjectIdentifier(channel)] }) else { return try await work() }
+        guard let connection = connection(for: channel) else { return try await work() }
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
             group.addTask {
@@ -104,35 +170,5 @@ package final class ClientConnections: Sendable {
             guard let first = try await group.next(), let value = first else { throw ClientWentAway() }
             return value
         }
-    }
-}
-
-/// The pipeline handler that tells a connection's watch when its client leaves.
-private final class ConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    let connections: ClientConnections
-    private var connection: ClientConnections.Connection?
-
-    init(connections: ClientConnections) { self.connections = connections }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        connection = connections.register(context.channel)
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        connections.unregister(context.channel)
-        connection?.clientWent()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection?.clientWent()
-        connections.unregister(context.channel)
-        context.fireChannelInactive()
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed { connection?.clientWent() }
-        context.fireUserInboundEventTriggered(event)
     }
 }

@@ -41,9 +41,10 @@ struct RenderEndpoint: Sendable {
     /// The renderer version in every key: a new renderer never serves an old response.
     static let rendererVersion = "penumbra-0.1.0/scene-1"
 
-    /// Renders `request`, whose body's media type is `mediaType`, that arrived at `arrival`.
+    /// Renders `request`, whose body's media type is `mediaType`, that arrived at `arrival`, in the
+    /// place in the queue `reservation` holds (given back unused when the cache answers).
     func render(_ request: RenderRequest, body: [UInt8], mediaType: String, ifNoneMatch: String?,
-                arrival: ContinuousClock.Instant) async throws -> RenderResult {
+                arrival: ContinuousClock.Instant, reservation: consuming RenderService.Reservation) async throws -> RenderResult {
         let key = RenderEndpoint.key(body: body, mediaType: mediaType, options: request.options)
         if let hit = cache.get(key), RenderEndpoint.unchanged(hit.assets, in: request.sources.baseDirectory) {
             if let ifNoneMatch, RenderEndpoint.matches(ifNoneMatch, hit.etag) {
@@ -68,7 +69,7 @@ struct RenderEndpoint: Sendable {
             decoding: { [request] environment in try request.displayList(environment: environment) },
             encode: { try format.encode($0, quality: quality) })
         let output: RenderService.Output
-        do { output = try await service.render(job) } catch let failure as RenderService.Failure {
+        do { output = try await service.render(job, using: reservation) } catch let failure as RenderService.Failure {
             if failure == .deadlineExceeded { metrics.countCancel(reason: "deadline") }
             throw RenderEndpoint.requestError(failure)
         }
@@ -127,16 +128,17 @@ struct RenderEndpoint: Sendable {
         }
     }
 
-    /// The HTTP refusal for a pool failure.
-    static func requestError(_ failure: RenderService.Failure) -> RequestError {
+    /// The HTTP refusal for a pool failure (CancelledAtShutdown for a job the drain's end stopped).
+    static func requestError(_ failure: RenderService.Failure) -> any Error {
         switch failure {
-        case .queueFull: return RequestError(429, "the render queue is full; retry later", retryAfter: 1)
+        case .queueFull: return RequestError(429, "the render queue is full (--queue); retry later", retryAfter: 1)
         case .deadlineExceeded: return RequestError(504, "the request passed its deadline; the render was cancelled")
         case .cancelled:
-            // The request's task was cancelled: its client went away (see ClientConnections) or the
-            // drain time ran out; nginx's "client closed request".
+            // The request's task was cancelled: its client went away (see ClientConnections);
+            // nginx's "client closed request". (Refusals makes it 503 when the drain ran out.)
             return RequestError(499, "the request was cancelled; so was its render")
         case .shuttingDown: return RequestError(503, "the server is draining")
+        case .cancelledAtShutdown: return CancelledAtShutdown()
         case .unavailable(let why): return RequestError(503, why, place: "query.backend")
         }
     }

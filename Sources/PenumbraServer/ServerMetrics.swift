@@ -5,13 +5,16 @@
 // metric SCENE_FORMAT.md lists exists from start-up, at zero, so a scraper
 // sees the full set before the first request. Gauges that mirror state
 // elsewhere (queue, renders in flight, cache bytes, resident memory) are set
-// when scraped.
+// when scraped. Besides SCENE_FORMAT.md's list: renders cancelled by reason
+// (deadline, client, shutdown), connections open and refused by the cap,
+// places in the queue held by requests still reading their bodies, and the
+// bytes of request bodies held.
 import CoreMetrics
 import Foundation
 import Prometheus
 
 /// The server's metrics.
-final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
 
@@ -28,11 +31,13 @@ final class ServerMetrics: Sendable {
         for stage in Self.stages { _ = Timer(label: "penumbra_request_seconds", dimensions: [("stage", stage)], factory: factory) }
         for backend in ["cpu", "gpu"] { _ = Counter(label: "penumbra_renders_total", dimensions: [("backend", backend)], factory: factory) }
         for name in ["penumbra_cache_hits_total", "penumbra_gpu_fallbacks_total"] { _ = Counter(label: name, factory: factory) }
-        for reason in ["deadline", "client"] {
+        for reason in ["deadline", "client", "shutdown"] {
             _ = Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory)
         }
         _ = Counter(label: "penumbra_http_requests_total", dimensions: [("route", "/healthz"), ("status", "200")], factory: factory)
+        _ = Counter(label: "penumbra_connections_refused_total", factory: factory)
         setGauges(queueDepth: 0, inFlight: 0, cacheBytes: 0)
+        setAdmissionGauges(reserved: 0, bodyBytes: 0, connections: 0)
     }
 
     /// Counts a response.
@@ -53,9 +58,21 @@ final class ServerMetrics: Sendable {
         if fellBack { Counter(label: "penumbra_gpu_fallbacks_total", factory: factory).increment() }
     }
 
-    /// Counts a render stopped before its end: `deadline` (504) or `client` (the client went away).
+    /// Counts a request stopped before its end: `deadline` (504), `client` (the client went away) or
+    /// `shutdown` (the drain ran out; 503).
     func countCancel(reason: String) {
         Counter(label: "penumbra_renders_cancelled_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Counts a connection closed at once because the server had its most open.
+    func countRefusedConnection() { Counter(label: "penumbra_connections_refused_total", factory: factory).increment() }
+
+    /// Sets the gauges of admission: places held by requests reading their bodies, the bytes of
+    /// bodies held, the connections open.
+    func setAdmissionGauges(reserved: Int, bodyBytes: Int, connections: Int) {
+        Gauge(label: "penumbra_queue_reserved", factory: factory).record(reserved)
+        Gauge(label: "penumbra_request_body_bytes", factory: factory).record(bodyBytes)
+        Gauge(label: "penumbra_connections_open", factory: factory).record(connections)
     }
 
     /// Counts a response served from the cache.
@@ -71,7 +88,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// Prometheus text of every metric.
-    func text() -> [UInt8] { registry.emitToBuffer() }
+    package func text() -> [UInt8] { registry.emitToBuffer() }
 
     /// The process's resident set size from /proc/self/statm (0 where that cannot be read).
     static func residentBytes() -> Int {

@@ -1,11 +1,13 @@
 // ServerRoutes: the HTTP surface of SCENE_FORMAT.md's "Render server" on a
 // Hummingbird router. Handlers only translate: HTTP in (query, media type,
-// body within its limit, path parts), `RenderEndpoint` for the work, HTTP
+// body within its limits, path parts), `RenderEndpoint` for the work, HTTP
 // out (image with ETag, X-Penumbra-Backend and Server-Timing; 304; or the
-// error JSON). Every refusal goes through `errorResponse`, so each status
-// has one shape. The request log middleware writes one line per request
-// with its id, and counts it under its route's pattern (not its path, which
-// would make a label per signed URL).
+// error JSON). Every failure goes through `Refusals`, so each status has one
+// shape. A POST is admitted before its body is read: the draining check, the
+// query, the Content-Length against the size limit, a place in the render
+// queue (RenderService.reserve) and the body's share of the body memory are
+// all decided on the head alone, and a refusal then closes the connection
+// instead of reading a body nobody will use.
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,7 +15,6 @@ import Logging
 import NIOCore
 import Penumbra
 import PenumbraRequests
-import Synchronization
 
 extension HTTPField.Name {
     static let penumbraBackend = HTTPField.Name("X-Penumbra-Backend")!
@@ -24,114 +25,80 @@ extension HTTPField.Name {
 /// Builds the router of a server.
 struct ServerRoutes: Sendable {
     let endpoint: RenderEndpoint
-    let draining: SharedFlag
+    let drain: DrainState
     let clients: ClientConnections
+    let bodies: BodyBudget
+    let refusals: Refusals
 
     var configuration: ServerConfiguration { endpoint.configuration }
 
     func router() -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics))
+        router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics, refusals: refusals))
         router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
         router.get("/readyz") { _, _ -> Response in
-            if endpoint.service.isReady && !draining.value {
+            if endpoint.service.isReady && !drain.isDraining {
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
             }
-            return errorResponse(RequestError(503, draining.value ? "the server is draining" : "the renderers are not ready"))
+            return errorResponse(RequestError(503, drain.isDraining ? "the server is draining" : "the renderers are not ready"))
         }
         router.get("/metrics") { _, _ -> Response in
             let stats = endpoint.service.statistics
             endpoint.metrics.setGauges(queueDepth: stats.queued, inFlight: stats.inFlight, cacheBytes: endpoint.cache.bytes)
+            endpoint.metrics.setAdmissionGauges(reserved: stats.reserved, bodyBytes: bodies.bytes, connections: clients.count)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: endpoint.metrics.text())))
         }
         router.post("/v1/render") { request, context in
-            let channel = context.channel
-            return await respond { try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel) } }
+            let channel = context.channel, notes = context.notes
+            return await respond(context) {
+                try await clients.cancellingWhenGone(channel) { try await post(request, channel: channel, notes: notes) }
+            }
         }
         router.get("/v1/render/:signature/:file") { request, context in
-            let signature = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
-            return await respond { try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, signature, file) } }
+            let token = context.parameters.get("signature") ?? "", file = context.parameters.get("file") ?? ""
+            return await respond(context) {
+                try await clients.cancellingWhenGone(context.channel) { try await signedGet(request, token: token, file: file) }
+            }
         }
         return router
     }
 
     // MARK: Handlers
 
-    private func post(_ request: Request, channel: any Channel) async throws -> Response {
+    private func post(_ request: Request, channel: any Channel, notes: RequestNotes) async throws -> Response {
         let arrival = ContinuousClock.now
-        guard !draining.value else { throw RequestError(503, "the server is draining") }
+        // Until the body is in, a refusal closes the connection rather than read it.
+        notes.bodyPending = true
+        guard !drain.isDraining else { throw RequestError(503, "the server is draining") }
         let options = try RenderOptions.parse(query: request.uri.query ?? "")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
-        let body = try await readBody(request, channel: channel, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds))
+        let reservation = try reserve()
+        let charge = BodyCharge(bodies)
+        defer { charge.release() }
+        let body = try await readBody(request, channel: channel, charge: charge)
+        notes.bodyPending = false
         let contentType = request.headers[.contentType]
         let parsed = try RenderRequest.parse(body: body, contentType: contentType, options: options,
                                              assets: configuration.assets, limits: configuration.limits)
         let result = try await endpoint.render(parsed, body: body, mediaType: contentType ?? "",
-                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
+                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival,
+                                               reservation: reservation)
         return response(result)
     }
 
-    private func signedGet(_ request: Request, _ signature: String, _ file: String) async throws -> Response {
-        let arrival = ContinuousClock.now
-        guard let key = configuration.signingKey else {
-            throw RequestError(404, "signed URLs are off: the server has no signing key", place: "path")
+    /// A place in the render queue, or the refusal (429, or 503 when the service stopped).
+    func reserve() throws -> RenderService.Reservation {
+        do { return try endpoint.service.reserve() } catch let failure as RenderService.Failure {
+            throw RenderEndpoint.requestError(failure)
         }
-        guard !draining.value else { throw RequestError(503, "the server is draining") }
-        guard let dot = file.lastIndex(of: "."), let format = OutputFormat(name: String(file[file.index(after: dot)...])),
-              ["png", "jpg", "webp"].contains(String(file[file.index(after: dot)...])) else {
-            throw RequestError(404, "expected /v1/render/{signature}/{scene}.{png,jpg,webp}", place: "path")
-        }
-        guard URLSigning.isValid(signature: signature, for: file, key: key) else {
-            throw RequestError(403, "the signature does not match the scene", place: "path.signature")
-        }
-        guard (request.uri.query ?? "").isEmpty else {
-            throw RequestError(400, "a signed URL takes no query: the signature covers only {scene}.{ext}", place: "query")
-        }
-        guard let scene = URLSigning.decodeBase64URL(String(file[..<dot])) else {
-            throw RequestError(400, "the scene is not base64url without padding", place: "path.scene")
-        }
-        var options = RenderOptions()
-        options.format = format
-        let parsed = RenderRequest(scene: scene, sources: ImageSources(baseDirectory: configuration.assets),
-                                   options: options, limits: configuration.limits)
-        let result = try await endpoint.render(parsed, body: scene, mediaType: "application/json",
-                                               ifNoneMatch: request.headers[.ifNoneMatch], arrival: arrival)
-        return response(result)
-    }
-
-    /// The request's body, within the size limit (413) and the request's deadline: a client still
-    /// sending when the deadline passes has its connection closed (no reply can be written in the
-    /// middle of its body), and the request ends as 408. The timer is a DeadlineTimer, cancelled
-    /// when the body is in.
-    private func readBody(_ request: Request, channel: any Channel, deadline: ContinuousClock.Instant) async throws -> [UInt8] {
-        let late = SharedFlag()
-        let timer = DeadlineTimer(at: deadline) {
-            late.set()
-            channel.close(promise: nil)
-        }
-        defer { timer.cancel() }
-        let tooSlow = RequestError(408, "the body did not arrive within the request's deadline (--timeout-ms)", place: "body")
-        do {
-            let body = Array(buffer: try await request.body.collect(upTo: configuration.maxBodyBytes))
-            if late.value { throw tooSlow }
-            return body
-        } catch is NIOTooManyBytesError {
-            throw tooLarge()
-        } catch where late.value {
-            throw tooSlow
-        }
-    }
-
-    private func tooLarge() -> RequestError {
-        RequestError(413, "the body is larger than \(configuration.maxBodyBytes) bytes (--max-body-bytes)", place: "body")
     }
 
     // MARK: Responses
 
-    private func response(_ result: RenderResult) -> Response {
+    func response(_ result: RenderResult) -> Response {
         switch result.body {
         case .notModified:
             return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing])
@@ -143,60 +110,10 @@ struct ServerRoutes: Sendable {
         }
     }
 
-    /// Runs a handler, turning every failure into its JSON response (500 for the unexpected).
-    private func respond(_ body: () async throws -> Response) async -> Response {
-        do { return try await body() } catch let error as RequestError {
-            return errorResponse(error)
-        } catch is ClientWentAway {
-            endpoint.metrics.countCancel(reason: "client")
-            // nginx's "client closed request": nobody reads it, but the log line and the metrics say why.
-            return errorResponse(RequestError(499, "the client went away; the render was cancelled"))
-        } catch {
-            return errorResponse(RequestError(500, "internal error: \(error)"))
-        }
-    }
-}
-
-/// The JSON error response for `error`, with Retry-After when it has one.
-func errorResponse(_ error: RequestError) -> Response {
-    var headers: HTTPFields = [.contentType: "application/json"]
-    if let retry = error.retryAfter { headers[.retryAfter] = String(retry) }
-    return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
-                    body: .init(byteBuffer: ByteBuffer(bytes: error.jsonBody)))
-}
-
-/// One structured log line per request (id, method, path, status, duration, backend) and the
-/// request counter by route.
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
-    let metrics: ServerMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        let route = Self.route(request.uri.path)
-        var response: Response
-        do { response = try await next(request, context) } catch let error as HTTPResponseError {
-            response = errorResponse(RequestError(error.status.code, error.status.reasonPhrase))
-        } catch {
-            response = errorResponse(RequestError(500, "internal error"))
-        }
-        response.headers[.requestID] = context.id
-        metrics.countRequest(route: route, status: response.status.code)
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "request_id": .string(context.id), "method": .string(request.method.rawValue), "route": .string(route),
-            "status": .stringConvertible(response.status.code), "ms": .string(String(format: "%.2f", ms)),
-            "backend": .string(response.headers[.penumbraBackend] ?? "-"),
-        ])
-        return response
-    }
-
-    /// The route pattern a path belongs to, for metric labels.
-    static func route(_ path: String) -> String {
-        switch path {
-        case "/healthz", "/readyz", "/metrics", "/v1/render": return path
-        default: return path.hasPrefix("/v1/render/") ? "/v1/render/{signature}/{scene}" : "other"
+    /// Runs a handler, turning every failure into its response (Refusals).
+    private func respond(_ context: ServerRequestContext, _ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch {
+            return refusals.response(for: error, notes: context.notes, logger: context.logger, requestID: context.id)
         }
     }
 }

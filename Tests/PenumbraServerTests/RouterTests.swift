@@ -185,42 +185,6 @@ final class RouterTests: XCTestCase {
         }
         server.service.shutdown()
     }
-
-    func testSignedURLs() async throws {
-        let key = Array("secret-key".utf8)
-        let server = try await ServerFixtures.server { $0.signingKey = key }
-        let path = URLSigning.path(scene: ServerFixtures.small, ext: "png", key: key)
-        try await server.application().test(.router) { client in
-            let good = try await client.get(path)
-            XCTAssertEqual(good.status, .ok, good.text)
-            XCTAssertEqual(good.headers[.contentType], "image/png")
-            let posted = try await client.post("/v1/render", ServerFixtures.small)
-            XCTAssertEqual(good.bytes, posted.bytes)
-
-            let wrongKey = URLSigning.path(scene: ServerFixtures.small, ext: "png", key: Array("other".utf8))
-            let wrong = try await client.get(wrongKey)
-            XCTAssertEqual(wrong.status, .forbidden)
-            var tampered = path
-            tampered.removeLast(5)
-            tampered += "A.png"
-            let tamperedResponse = try await client.get(tampered)
-            XCTAssertEqual(tamperedResponse.status, .forbidden)
-            let otherExt = path.replacingOccurrences(of: ".png", with: ".webp")
-            let otherExtResponse = try await client.get(otherExt)
-            XCTAssertEqual(otherExtResponse.status, .forbidden, "the extension is signed too")
-            let withQuery = try await client.get(path + "?scale=9")
-            XCTAssertEqual(withQuery.status, .badRequest)
-        }
-        server.service.shutdown()
-
-        let unsigned = try await ServerFixtures.server()
-        try await unsigned.application().test(.router) { client in
-            let response = try await client.get(path)
-            XCTAssertEqual(response.status, .notFound)
-            XCTAssertTrue(try response.errorJSON().error.contains("signing key"))
-        }
-        unsigned.service.shutdown()
-    }
 }
 
 /// Renders a scene directly, as the reference for the server's bytes.

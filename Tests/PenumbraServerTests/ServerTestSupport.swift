@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Penumbra
 import PenumbraServer
@@ -55,9 +56,10 @@ enum ServerFixtures {
         return config
     }
 
-    /// A started server whose workers are warm.
-    static func server(_ change: (inout ServerConfiguration) -> Void = { _ in }) async throws -> RenderServer {
-        let server = try RenderServer(configuration: configuration(change))
+    /// A started server whose workers are warm, logging to `logger`.
+    static func server(logger: Logger = Logger(label: "penumbra.serve"),
+                       _ change: (inout ServerConfiguration) -> Void = { _ in }) async throws -> RenderServer {
+        let server = try RenderServer(configuration: configuration(change), logger: logger)
         let ready = await server.service.waitUntilReady()
         XCTAssertTrue(ready, "the workers did not warm up")
         return server

@@ -6,21 +6,27 @@ import XCTest
 
 /// `penumbra serve` as a process: it logs JSON lines, answers on 127.0.0.1, and SIGTERM drains it to exit 0.
 final class ServeCommandTests: XCTestCase {
-    func testServeAnswersAndExitsZeroOnSIGTERM() async throws {
+    /// A running `penumbra serve` with `arguments`, its bound port and its log file.
+    struct Served {
+        var process: Process
+        var port: Int
+        var log: URL
+        var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    /// Starts `penumbra serve` on a free loopback port and waits for its "listening" line.
+    static func serve(_ arguments: [String]) async throws -> Served {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("penumbra-serve-\(UUID().uuidString).log")
         XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil), "cannot create \(log.path)")
-        defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = CommandLineTests.executable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--backend", "cpu", "--workers", "1", "--drain-seconds", "5"]
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--backend", "cpu"] + arguments
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
         // The "listening" line names the bound port.
         var port: Int?
-        for _ in 0..<400 where port == nil {
+        for _ in 0..<1200 where port == nil && process.isRunning {
             try await Task.sleep(for: .milliseconds(25))
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             for line in text.split(separator: "\n") where line.contains("\"message\":\"listening\"") {
@@ -28,7 +34,18 @@ final class ServeCommandTests: XCTestCase {
                 port = object?["port"].flatMap { Int($0) }
             }
         }
-        let bound = try XCTUnwrap(port, "no listening line in the log")
+        guard let port, port > 0 else {
+            if process.isRunning { process.terminate() }
+            throw ServeDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        }
+        return Served(process: process, port: port, log: log)
+    }
+
+    func testServeAnswersAndExitsZeroOnSIGTERM() async throws {
+        let served = try await Self.serve(["--workers", "1", "--drain-seconds", "5"])
+        let process = served.process, log = served.log, bound = served.port
+        defer { try? FileManager.default.removeItem(at: log) }
+        defer { if process.isRunning { process.terminate() } }
         XCTAssertGreaterThan(bound, 0)
         let (_, health) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/healthz")!)
         XCTAssertEqual((health as? HTTPURLResponse)?.statusCode, 200)
@@ -43,9 +60,16 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("\"message\":\"stopped\""))
     }
 
+    struct ServeDidNotStart: Error { var log: String }
+
     func testServeRejectsBadFlags() throws {
+        let shortKey = FileManager.default.temporaryDirectory.appendingPathComponent("penumbra-short-key-\(UUID().uuidString)")
+        try Data("too short\n".utf8).write(to: shortKey)
+        defer { try? FileManager.default.removeItem(at: shortKey) }
         for (arguments, status) in [(["serve", "--workers", "0"], Int32(2)), (["serve", "--signing-key-file", "/nonexistent/key"], 1),
-                                    (["serve", "--assets", "/nonexistent/folder"], 1)] {
+                                    (["serve", "--assets", "/nonexistent/folder"], 1), (["serve", "--max-connections", "0"], 2),
+                                    (["serve", "--body-memory-bytes", "1000"], 2), (["serve", "--min-body-bytes-per-second", "-1"], 2),
+                                    (["serve", "--signing-key-file", shortKey.path], 1)] {
             let process = Process()
             process.executableURL = CommandLineTests.executable
             process.arguments = arguments

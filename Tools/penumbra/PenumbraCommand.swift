@@ -11,5 +11,5 @@ struct PenumbraCommand: ParsableCommand {
             The scene format is described in SCENE_FORMAT.md.
             """,
         version: "0.1.0",
-        subcommands: [RenderCommand.self, ParityCommand.self, BenchCommand.self, AnimateCommand.self, ServeCommand.self])
+        subcommands: [RenderCommand.self, ParityCommand.self, BenchCommand.self, AnimateCommand.self, ServeCommand.self, SignCommand.self])
 }

@@ -1,13 +1,15 @@
 // `penumbra serve`: the render server of SCENE_FORMAT.md ("Render server").
 // The command only reads flags into a ServerConfiguration, sets up JSON-line
 // logging and runs PenumbraServer's RenderServer until SIGTERM or SIGINT;
-// the server drains and the command exits 0.
+// the server drains (for at most --drain-seconds, then cancels what still
+// runs) and the command exits 0.
 import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
 import Penumbra
 import PenumbraServer
+import PenumbraSigning
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +23,7 @@ struct ServeCommand: ParsableCommand {
     var backend: Backend = .auto
     @Option(help: "Renders at once, each on its own thread and renderer (default: the cores).")
     var workers = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Requests that may wait for a worker before 429.")
+    @Option(help: "Requests that may wait for a worker before 429, those still sending their bodies included (a place is taken before the body is read).")
     var queue = 64
     @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
     var timeoutMs = 30_000
@@ -29,13 +31,23 @@ struct ServeCommand: ParsableCommand {
     var readTimeoutMs = 30_000
     @Option(help: "The largest request body in bytes (larger is 413).")
     var maxBodyBytes = 32 << 20
+    @Option(help: "The most bytes of request bodies held in memory at once, all requests together (a body that does not fit is 429).")
+    var bodyMemoryBytes = ServerConfiguration().bodyMemoryBytes
+    @Option(help: "The slowest average rate a body may arrive at after its first 5 seconds, in bytes a second (slower is 408; 0: no minimum).")
+    var minBodyBytesPerSecond = ServerConfiguration().minBodyBytesPerSecond
+    @Option(help: "The most connections open at once; one more is closed as soon as it is accepted.")
+    var maxConnections = ServerConfiguration().maxConnections
     @Option(help: "The folder image paths in scenes resolve inside (without it, a path is rejected).")
     var assets: String?
-    @Option(help: "A file holding the key of signed GET URLs (one trailing newline is removed).")
-    var signingKeyFile: String?
+    @Option(help: ArgumentHelp(
+        "A file holding a key of signed GET URLs (at least 16 bytes; one trailing newline is removed). Give it twice while one key replaces another: URLs signed with either are accepted.",
+        valueName: "file"))
+    var signingKeyFile: [String] = []
+    @Flag(help: "Also accept signed URLs of the first format, which never expire (/v1/render/{signature}/{scene}.{ext}).")
+    var acceptUnexpiringUrls = false
     @Option(help: "The response cache's budget in bytes (0 turns it off).")
     var cacheBytes = 64 << 20
-    @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT.")
+    @Option(help: "Seconds to finish the requests in flight after SIGTERM or SIGINT; then what still runs is cancelled (503) and the server exits 0 within seconds.")
     var drainSeconds = 10.0
     @OptionGroup var limits: LimitOptions
 
@@ -46,6 +58,11 @@ struct ServeCommand: ParsableCommand {
         if timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
         if readTimeoutMs < 1 { throw ValidationError("--read-timeout-ms must be at least 1") }
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
+        if bodyMemoryBytes < maxBodyBytes {
+            throw ValidationError("--body-memory-bytes must be at least --max-body-bytes (\(maxBodyBytes)), or no body of that size could be read")
+        }
+        if minBodyBytesPerSecond < 0 { throw ValidationError("--min-body-bytes-per-second must not be negative") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         if cacheBytes < 0 { throw ValidationError("--cache-bytes must not be negative") }
         if !(drainSeconds >= 0 && drainSeconds.isFinite) { throw ValidationError("--drain-seconds must be a number >= 0") }
     }
@@ -55,6 +72,8 @@ struct ServeCommand: ParsableCommand {
         config.host = host; config.port = port; config.backend = backend; config.workers = workers
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
         config.readTimeoutMilliseconds = readTimeoutMs
+        config.bodyMemoryBytes = bodyMemoryBytes; config.minBodyBytesPerSecond = minBodyBytesPerSecond
+        config.maxConnections = maxConnections; config.acceptUnexpiringURLs = acceptUnexpiringUrls
         config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits(sharedBy: workers)
         if let assets {
             var isDirectory: ObjCBool = false
@@ -64,8 +83,11 @@ struct ServeCommand: ParsableCommand {
             config.assets = assets
         }
         do {
-            if let signingKeyFile { config.signingKey = try ServerConfiguration.signingKey(fromFile: signingKeyFile) }
+            config.signingKeys = try signingKeyFile.map { try SigningKey(contentsOfFile: $0) }
         } catch { throw ToolError(.rejected, "\(error)") }
+        if Set(config.signingKeys.map(\.id)).count < config.signingKeys.count {
+            throw ToolError(.rejected, "--signing-key-file: the same key is given twice")
+        }
 
         LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         let logger = Logger(label: "penumbra.serve")
