@@ -7,7 +7,9 @@ Checks, each one a line of the report:
     Benchmarks/, Tests/ and docs/ whose top level says "format": "penumbra-scene"
     (build folders skipped), and every ```json block of docs/*.md (each one
     must be a whole scene);
-  - every deliberately invalid scene in Tools/schema/invalid/ is rejected;
+  - every deliberately invalid scene is rejected: Tools/schema/invalid/*.json,
+    and any scene file under Examples/, Benchmarks/, Tests/ or docs/ in a
+    folder named "invalid" (where bad-input fixtures belong);
   - self-tests that prove the check can fail: a valid scene with a typo'd key
     added (to the document, to an op, to a filter) is rejected.
 
@@ -111,9 +113,10 @@ def main():
     scenes = scene_files()
     if not scenes:
         report(False, "scene files found", "none under " + ", ".join(SCENE_FOLDERS))
-    invalid_dir = rel(INVALID) + os.sep
+    invalid_fixtures = []
     for place, doc in scenes:
-        if place.startswith(invalid_dir):
+        if "invalid" in place.split(os.sep)[:-1]:
+            invalid_fixtures.append((place, doc))
             continue
         error = first_error(doc)
         report(error is None, place, describe(error) if error else "")
@@ -136,9 +139,10 @@ def main():
         report(False, "invalid fixtures", "expected at least 5 in %s" % rel(INVALID))
     for path in invalid:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            invalid_fixtures.append((rel(path), json.load(f)))
+    for place, doc in invalid_fixtures:
         error = first_error(doc)
-        report(error is not None, "%s is rejected" % rel(path), "the schema accepts it")
+        report(error is not None, "%s is rejected" % place, "the schema accepts it")
         if error is not None and verbose:
             print("     (%s)" % describe(error))
 
