@@ -56,7 +56,7 @@ final class FilterSceneTests: XCTestCase {
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": [{\"filter\": \"blurr\"}]}",
              "images.out.filters[0].filter", "unknown filter \"blurr\""),
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": [{\"filter\": \"gaussianBlur\", \"sigma\": 2}]}",
-             "images.out.filters[0]", "unknown key \"sigma\""),
+             "images.out.filters[0]", "unknown key \"sigma\" (known keys: filter, radius)"),
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": [{\"filter\": \"gaussianBlur\", \"radius\": \"2\"}]}",
              "images.out.filters[0].radius", "expected a number"),
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": [{\"filter\": \"gaussianBlur\", \"radius\": 1e999}]}",
@@ -72,7 +72,7 @@ final class FilterSceneTests: XCTestCase {
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": [{\"filter\": \"blendWithMask\", \"mask\": \"nope\"}]}",
              "images.out.filters[0].mask", "no image named \"nope\""),
             (square + ", \"out\": {\"input\": \"sq\", \"filters\": {}}", "images.out.filters", "expected an array of filters"),
-            (square + ", \"out\": {\"input\": \"sq\", \"filters\": [], \"size\": 3}", "images.out", "unknown key \"size\""),
+            (square + ", \"out\": {\"input\": \"sq\", \"filters\": [], \"size\": 3}", "images.out", "unknown key \"size\" (known keys: extent, filters, input)"),
             ("\"g\": {\"generator\": \"constantColor\", \"color\": \"#FF0000\"}", "images.g", "extent is infinite"),
             ("\"g\": {\"generator\": \"constantColor\", \"color\": \"#FF0000\"}, \"out\": {\"input\": \"g\", \"filters\": "
                 + "[{\"filter\": \"colorInvert\"}]}", "images.out", "infinite extent"),

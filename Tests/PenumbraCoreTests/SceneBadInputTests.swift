@@ -47,7 +47,7 @@ final class SceneBadInputTests: XCTestCase {
         assertRejected("{\"format\": \"penumbra-scene\", \"version\": 2, \"size\": [1, 1], \"ops\": []}", "version", "unsupported version 2")
         assertRejected("{\"format\": \"penumbra-scene\", \"version\": \"1\", \"size\": [1, 1], \"ops\": []}", "version",
                        "expected a number, got a string")
-        assertRejected(S.scene("", extra: "\"colour\": \"#FFFFFF\""), "", "unknown key \"colour\"")
+        assertRejected(S.scene("", extra: "\"colour\": \"#FFFFFF\""), "", "unknown key \"colour\" (known keys: background, fonts, format, ")
         assertRejected("{\"format\": \"penumbra-scene\", \"version\": 1, \"size\": [1, 1]}", "", "missing key \"ops\"")
         assertRejected(S.scene("").replacingOccurrences(of: "\"ops\": []", with: "\"ops\": {}"), "ops", "expected an array of ops, got an object")
         assertRejected(S.scene("1"), "ops[0]", "expected an op object, got a number")
@@ -85,11 +85,11 @@ final class SceneBadInputTests: XCTestCase {
     }
 
     func testOpsAndKeys() {
-        assertRejected(op("{\"op\": \"filll\", \"path\": {\"rect\": [0, 0, 1, 1]}}"), "ops[0]", "unknown op \"filll\"")
+        assertRejected(op("{\"op\": \"filll\", \"path\": {\"rect\": [0, 0, 1, 1]}}"), "ops[0]", "unknown op \"filll\" (did you mean \"fill\"? known ops: beginLayer, ")
         assertRejected(op("{\"path\": {\"rect\": [0, 0, 1, 1]}}"), "ops[0]", "missing key \"op\"")
         assertRejected(op("{\"op\": 3}"), "ops[0].op", "expected a string, got a number")
-        assertRejected(op("{\"op\": \"save\"}, {\"op\": \"setFillColor\", \"colour\": \"#FFFFFF\"}"), "ops[1]", "unknown key \"colour\"")
-        assertRejected(op("{\"op\": \"save\", \"color\": \"#FFFFFF\"}"), "ops[0]", "unknown key \"color\"")
+        assertRejected(op("{\"op\": \"save\"}, {\"op\": \"setFillColor\", \"colour\": \"#FFFFFF\"}"), "ops[1]", "unknown key \"colour\" (did you mean \"color\"? known keys: color, op)")
+        assertRejected(op("{\"op\": \"save\", \"color\": \"#FFFFFF\"}"), "ops[0]", "unknown key \"color\" (known keys: op)")
         assertRejected(op("{\"op\": \"setFillColor\", \"color\": 5}"), "ops[0].color",
                        "expected a colour (\"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a]), got a number")
         assertRejected(op("{\"op\": \"setStrokeColor\", \"color\": [0, 0, 0, 1e999]}"), "ops[0].color[3]", "not a finite number")
@@ -128,14 +128,14 @@ final class SceneBadInputTests: XCTestCase {
         assertRejected(fill("{\"rect\": [0, 0, -1, 1]}"), "ops[0].path.rect[2]", "width must not be negative, got -1")
         assertRejected(fill("{\"ellipse\": [0, 0, 1, -3]}"), "ops[0].path.ellipse[3]", "height must not be negative, got -3")
         assertRejected(fill("{\"rect\": [0, 0, 1]}"), "ops[0].path.rect", "expected 4 numbers, got 3")
-        assertRejected(fill("{\"circle\": [0, 0, 1]}"), "ops[0].path", "unknown key \"circle\"")
+        assertRejected(fill("{\"circle\": [0, 0, 1]}"), "ops[0].path", "unknown key \"circle\" (known keys: arc, ellipse, radius, rect, roundedRect)")
         assertRejected(fill("{}"), "ops[0].path", "needs one of the keys \"rect\", \"ellipse\", \"roundedRect\", \"arc\"")
         assertRejected(fill("{\"rect\": [0, 0, 1, 1], \"ellipse\": [0, 0, 1, 1]}"), "ops[0].path", "exactly one shape, got \"rect\" and \"ellipse\"")
         assertRejected(fill("{\"rect\": [0, 0, 1, 1], \"radius\": 2}"), "ops[0].path", "\"radius\" goes with \"roundedRect\" only")
         assertRejected(fill("{\"roundedRect\": [0, 0, 1, 1]}"), "ops[0].path", "missing key \"radius\"")
         assertRejected(fill("{\"roundedRect\": [0, 0, 1, 1], \"radius\": -2}"), "ops[0].path.radius", "radius must not be negative")
         assertRejected(fill("{\"arc\": {\"center\": [0, 0], \"radius\": 1, \"start\": 0, \"end\": 1, \"sweep\": 1}}"),
-                       "ops[0].path.arc", "unknown key \"sweep\"")
+                       "ops[0].path.arc", "unknown key \"sweep\" (known keys: center, clockwise, end, radius, start)")
         assertRejected(fill("{\"arc\": {\"center\": [0, 0], \"radius\": -1, \"start\": 0, \"end\": 1}}"), "ops[0].path.arc.radius",
                        "radius must not be negative")
         assertRejected(fill("{\"arc\": {\"center\": [0, 0], \"radius\": 1, \"start\": 0}}"), "ops[0].path.arc", "missing key \"end\"")
@@ -249,7 +249,7 @@ final class SceneBadInputTests: XCTestCase {
         let draw = "{\"op\": \"drawImage\", \"image\": \"mars\", \"at\": [0, 0]}"
         assertRejected(op(draw, images: "[]"), "images", "expected an object mapping image names to sources, got an array")
         assertRejected(op(draw, images: "{\"mars\": 5}"), "images.mars", "expected an image source")
-        assertRejected(op(draw, images: "{\"mars\": {\"path\": \"m.png\", \"scal\": 2}}"), "images.mars", "unknown key \"scal\"")
+        assertRejected(op(draw, images: "{\"mars\": {\"path\": \"m.png\", \"scal\": 2}}"), "images.mars", "unknown key \"scal\" (did you mean \"scale\"? known keys: orientation, path, scale)")
         assertRejected(op(draw, images: "{\"mars\": {\"scale\": 2}}"), "images.mars", "missing key \"path\"")
         assertRejected(op(draw, images: "{\"mars\": {\"path\": \"m.png\", \"scale\": 0}}"), "images.mars.scale", "must be greater than 0")
         assertRejected(op(draw, images: "{\"mars\": \"\"}"), "images.mars", "must not be empty")

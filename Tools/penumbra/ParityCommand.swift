@@ -15,8 +15,8 @@ struct ParityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parity", abstract: "Check that the GPU renders scenes as the CPU reference does.",
         discussion: """
-            Renders each scene on both backends and applies the parity contract of SCENE_FORMAT.md: \
-            byte identity. Prints one line per scene (size and `identical PASS`, or the max difference, \
+            Renders each scene on both backends and applies the parity contract (docs/cli.md, \
+            "penumbra parity"): byte identity. Prints one line per scene (size and `identical PASS`, or the max difference, \
             the percent of channel values and the pixels that differ and FAIL) and a summary. Every \
             scene is checked even after a failure.
 

@@ -8,7 +8,7 @@ struct PenumbraCommand: ParsableCommand {
         discussion: """
             Exit status: 0 success; 1 the input was rejected; 2 usage error; 3 the requested \
             backend is unavailable; 4 the output could not be written or rendering failed.
-            The scene format is described in SCENE_FORMAT.md.
+            The scene format is described in docs/scene-format.md, the command in docs/cli.md.
             """,
         version: "0.1.0",
         subcommands: [RenderCommand.self, ParityCommand.self, BenchCommand.self, AnimateCommand.self, ServeCommand.self, SignCommand.self])

@@ -36,10 +36,13 @@ struct JSONReader {
 
     // MARK: Containers
 
-    /// This value as an object whose keys are all in `allowed`; the first other key is an error.
+    /// This value as an object whose keys are all in `allowed`; the first other key is an error that
+    /// suggests the nearest allowed key and lists them all.
     func object(allowing allowed: Set<String>) throws -> JSONObjectReader {
         guard case .object(let object) = value else { throw typeError(expected: "an object") }
-        for key in object.keys where !allowed.contains(key) { throw error("unknown key \(SceneText.quote(key))") }
+        for key in object.keys where !allowed.contains(key) {
+            throw error(NameSuggestion.unknownNameMessage("key", plural: "keys", name: key, known: allowed, exclude: Set(object.keys)))
+        }
         return JSONObjectReader(object: object, location: location)
     }
 

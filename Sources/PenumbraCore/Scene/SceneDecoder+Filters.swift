@@ -47,6 +47,12 @@ struct GeneratorDeclaration {
 
 extension SceneDecoder {
     static let filterChainKeys: Set<String> = ["input", "filters", "extent"]
+    /// Each generator's keys, "generator" included.
+    static let generatorKeys: [String: Set<String>] = [
+        "constantColor": ["generator", "color", "extent"],
+        "linearGradient": ["generator", "start", "end", "stops", "extend", "extent"],
+        "radialGradient": ["generator", "startCenter", "startRadius", "endCenter", "endRadius", "stops", "extend", "extent"],
+    ]
     /// Filters in one chain at most (evaluation recurses once per filter; a longer effect is a
     /// chain of chains, each entering the next as pixels).
     static let maxFiltersPerChain = 256
@@ -76,16 +82,15 @@ extension SceneDecoder {
         let o: JSONObjectReader
         switch kind {
         case "constantColor":
-            o = try entry.object(allowing: ["generator", "color", "extent"])
+            o = try entry.object(allowing: Self.generatorKeys[kind]!)
             generator = .constantColor(try o.required("color").color())
         case "linearGradient":
-            o = try entry.object(allowing: ["generator", "start", "end", "stops", "extend", "extent"])
+            o = try entry.object(allowing: Self.generatorKeys[kind]!)
             let (before, after) = try o.optional("extend")?.extendFlags() ?? (true, true)
             generator = .linearGradient(start: try o.required("start").point(), end: try o.required("end").point(),
                                         stops: try o.required("stops").gradientStops(), extendStart: before, extendEnd: after)
         case "radialGradient":
-            o = try entry.object(allowing: ["generator", "startCenter", "startRadius", "endCenter", "endRadius", "stops",
-                                            "extend", "extent"])
+            o = try entry.object(allowing: Self.generatorKeys[kind]!)
             let (before, after) = try o.optional("extend")?.extendFlags() ?? (true, true)
             generator = .radialGradient(
                 startCenter: try o.required("startCenter").point(), startRadius: try o.required("startRadius").nonNegative("radius"),

@@ -46,6 +46,7 @@ struct OffscreenDeclaration {
 
 extension SceneDecoder {
     static let fileKeys: Set<String> = ["path", "scale", "orientation"]
+    static let namedKeys: Set<String> = ["named"]
     static let offscreenKeys: Set<String> = ["size", "ops", "scale", "opaque", "background"]
     static let animationKeys: Set<String> = ["frames", "pattern", "duration"]
     static let imageExpectation = "an image source (a relative path or a data URI), {\"path\"}, {\"named\"}, "
@@ -70,7 +71,7 @@ extension SceneDecoder {
             return .file(source: s, scale: nil, orientation: nil)
         case .object(let raw):
             if raw["named"] != nil {
-                let o = try entry.object(allowing: ["named"])
+                let o = try entry.object(allowing: Self.namedKeys)
                 let nameReader = try o.required("named")
                 let name = try nameReader.string()
                 if let problem = ImageSource.syntaxProblem(name) { throw nameReader.error(problem) }

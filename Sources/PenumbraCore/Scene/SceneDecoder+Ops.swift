@@ -41,7 +41,9 @@ extension SceneDecoder {
         guard let nameValue = raw["op"] else { throw reader.error("missing key \"op\"") }
         let nameReader = JSONReader(nameValue, at: JSONReader.location(reader.location, key: "op"))
         let name = try nameReader.string()
-        guard let fields = Self.opFields[name] else { throw reader.error("unknown op \(SceneText.quote(name))") }
+        guard let fields = Self.opFields[name] else {
+            throw reader.error(NameSuggestion.unknownNameMessage("op", plural: "ops", name: name, known: Self.opFields.keys))
+        }
         let o = try reader.object(allowing: fields.union(["op"]))
 
         switch name {

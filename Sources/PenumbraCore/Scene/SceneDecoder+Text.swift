@@ -23,6 +23,8 @@ extension SceneDecoder {
     static let runFields: Set<String> = ["text", "font", "color", "underline", "strikethrough", "kerning", "features"]
     static let fontFields: Set<String> = ["family", "name", "size", "weight", "italic"]
     static let frameFields: Set<String> = ["image", "capInsets", "resizingMode", "padding"]
+    /// A `fonts` entry in object form.
+    static let fontFileKeys: Set<String> = ["path", "index"]
 
     /// A font object's fields as written (nil: not given), with where each came from.
     struct FontFields {
@@ -56,7 +58,7 @@ extension SceneDecoder {
             switch member.value {
             case .string(let s): source = s; index = 0
             case .object:
-                let o = try entry.object(allowing: ["path", "index"])
+                let o = try entry.object(allowing: Self.fontFileKeys)
                 source = try o.required("path").string()
                 index = try o.optional("index").map { try Self.integer($0, in: 0...0xFFFF) } ?? 0
             default: throw entry.typeError(expected: "a font file (a relative path or a data URI) or {\"path\", \"index\"}")
