@@ -8,8 +8,9 @@
 // bytes in use read 4.5-8 MB. A fixed threshold keeps every block of 1 MiB
 // or more (any surface but a small one) in mmap, returned the moment it is
 // freed; a cap on arenas stops each worker thread from growing arenas of its
-// own; and after a render whose output was large, malloc_trim returns the
-// free pages left inside the arenas. Set once per process, by the first
+// own; and after a render whose canvas was large, or any job after which the
+// heap holds much more than it uses, malloc_trim returns the free pages left
+// inside the arenas. Set once per process, by the first
 // RenderService (or by a caller, for the command line).
 import CMallocStats
 
@@ -25,9 +26,15 @@ public enum HeapTuning {
     /// Applies the settings (once per process; later calls do nothing).
     public static func configure() { _ = configured }
 
-    /// Returns free heap pages to the system after a job whose canvas held `canvasBytes`.
+    /// Returns free heap pages to the system after a job: when its canvas held `canvasBytes` or
+    /// more than `trimAfterBytes`, or when the heap holds more than `trimSlackBytes` beyond what
+    /// is in use (a job refused or cancelled part way leaves its small blocks' pages behind: a
+    /// thousand dashed strokes' outlines, a blur's planes).
     static func returnFreedMemory(afterCanvasOf canvasBytes: Int) {
-        guard canvasBytes >= trimAfterBytes else { return }
+        guard canvasBytes >= trimAfterBytes || penumbra_heap_system() > penumbra_heap_in_use() + trimSlackBytes else { return }
         _ = penumbra_heap_trim()
     }
+
+    /// Free heap beyond which a job is followed by a trim, whatever it drew.
+    public static let trimSlackBytes = 32 << 20
 }

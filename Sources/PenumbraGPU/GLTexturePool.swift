@@ -130,6 +130,8 @@ final class GLTexturePool {
 
     /// Idle surfaces.
     var idleCount: Int { idle.values.reduce(0) { $0 + $1.count } }
+    /// The texture names of the idle surfaces.
+    var idleTextureNames: [GLuint] { idle.values.flatMap { $0.map(\.name) } }
 
     /// Bytes held by idle surfaces.
     var idleBytes: Int { idle.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.bytes } } }

@@ -107,13 +107,17 @@ final class FontCache: Sendable {
         return g
     }
 
-    /// HarfBuzz's shaping of `text`, cached.
+    /// The longest text (in scalars) whose shaping is kept.
+    static let longestCachedShaping = 4096
+
+    /// HarfBuzz's shaping of `text`, cached (texts up to `longestCachedShaping` scalars).
     func shape(_ face: FontFace, _ text: [Unicode.Scalar], rtl: Bool, script: UInt32? = nil, features: [FontFeature]) -> [ShapedGlyph] {
         let key = ShapingKey(face: face.id, text: text, rtl: rtl, script: script, features: features)
         if let glyphs = shapings.withLock({ $0.value(key) }) { return glyphs }
         let glyphs = Shaper.shape(face, text, rtl: rtl, script: script, features: features)
-        // A cancelled shaping may be partial: it is not kept for the next request.
-        if RenderCancellation.currentIsCancelled { return glyphs }
+        // A cancelled shaping may be partial: it is not kept for the next request; nor is a long
+        // text's (one request's 100,000 characters would hold megabytes that no other asks for).
+        if RenderCancellation.currentIsCancelled || text.count > FontCache.longestCachedShaping { return glyphs }
         shapings.withLock { $0.insert(glyphs, cost: 64 + text.count * 4 + glyphs.count * 40, for: key) }
         return glyphs
     }

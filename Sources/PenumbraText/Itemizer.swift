@@ -92,7 +92,9 @@ struct Itemizer {
             start = k
         }
 
-        // Units: boundaries where a grapheme starts and a HarfBuzz cluster starts.
+        // Units: boundaries where a grapheme starts and a HarfBuzz cluster starts (none when the
+        // job was cancelled: the layout stops after its paragraphs).
+        if RenderCancellation.currentIsCancelled { return p }
         for (s, segment) in p.segments.enumerated() {
             var clusterStart = Set(segment.glyphs.map(\.cluster))
             clusterStart.insert(segment.range.lowerBound)

@@ -35,6 +35,8 @@ struct TextLayouter {
             for scalar in run.text.unicodeScalars {
                 if scalar == "\n" {
                     paragraphs.append(itemizer.paragraph(text, runs: owners, firstRun: owners.first ?? firstRun))
+        // A cancelled job's shaping may have stopped part way: nothing more is laid out.
+        if RenderCancellation.currentIsCancelled { throw TextEngineError("the layout was cancelled") }
                     text = []; owners = []; firstRun = r
                 } else {
                     text.append(scalar); owners.append(r)
@@ -43,6 +45,8 @@ struct TextLayouter {
             if text.isEmpty { firstRun = r }
         }
         paragraphs.append(itemizer.paragraph(text, runs: owners, firstRun: owners.first ?? firstRun))
+        // A cancelled job's shaping may have stopped part way: nothing more is laid out.
+        if RenderCancellation.currentIsCancelled { throw TextEngineError("the layout was cancelled") }
 
         let width: Double
         var rect: Rect?

@@ -85,7 +85,7 @@ final class HostileSceneTests: XCTestCase {
     // MARK: Geometry
 
     func testStrokesOfBillionsOfDashesStopAtTheGeometryBudget() throws {
-        // The default budget (2^23 points) holds two of these strokes' billion dashes, cut at a
+        // The default budget (2^22 points) holds half of one of these strokes' billion dashes, cut at a
         // million pieces each; a smaller one makes the test quick and proves the same.
         var limits = ResourceLimits.default
         limits.maxGeometryPoints = 200_000

@@ -37,8 +37,9 @@ public struct ResourceLimits: Hashable, Sendable {
     /// checked from sizes before anything is allocated (default 1 GiB).
     public var maxRenderBytes: Int = 1 << 30
     /// The scene's geometry budget: points of all flattened paths and stroke outlines together,
-    /// dash pieces included (default 2^23, about 128 MiB of points).
-    public var maxGeometryPoints: Int = 1 << 23
+    /// each stroke contour counting four more for its own storage (default 2^22: 64 MiB of
+    /// points, a few times that while strokes are outlined and placed).
+    public var maxGeometryPoints: Int = 1 << 22
 
     /// Limits with the scene format's defaults unless given.
     public init(maxPixels: Int = 100_000_000, maxOps: Int = 100_000, maxPathSegments: Int = 1_000_000,
@@ -48,6 +49,6 @@ public struct ResourceLimits: Hashable, Sendable {
     }
 
     /// The scene format's defaults: 100 megapixels, 100,000 ops, 1,000,000 path segments,
-    /// nesting 64, 1,024 dash entries, and a budget of 1 GiB and 2^23 geometry points a render.
+    /// nesting 64, 1,024 dash entries, and a budget of 1 GiB and 2^22 geometry points a render.
     public static let `default` = ResourceLimits()
 }

@@ -139,8 +139,10 @@ extension SceneDecoder {
 
         let request = TextLayoutRequest(runs: runs, style: style, placement: placement)
         let drawing: TextDrawing
-        do { drawing = try engine.layout(request) } catch { throw o.error(error.message) }
-        try RenderCancellation.checkCurrent()  // a cancelled layout may have stopped part way
+        do { drawing = try engine.layout(request) } catch {
+            try RenderCancellation.checkCurrent()  // a cancelled layout stops with an error of its own
+            throw o.error(error.message)
+        }
         try countTextSegments(drawing, at: o)
 
         var frame: DrawTextOp.Frame?

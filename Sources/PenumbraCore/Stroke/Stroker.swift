@@ -171,6 +171,10 @@ struct OutlineSink {
 
     init(pointLimit: Int, shared: GeometryBudget? = nil) { self.pointLimit = pointLimit; self.shared = shared }
 
+    /// What a contour costs the shared budget beyond its points: its array's header and the
+    /// allocator's, about four points' worth (a dash piece of four points costs eight).
+    static let contourOverhead = 4
+
     /// True once the point budget is spent or the sink was stopped; later contours are dropped.
     var isFull: Bool { stopped || overBudget || pointCount >= pointLimit }
 
@@ -180,7 +184,7 @@ struct OutlineSink {
     /// Appends a contour of at least three finite points (others are dropped).
     mutating func append(_ contour: [Point]) {
         guard contour.count >= 3, !isFull, contour.allSatisfy(\.isFinite) else { return }
-        if let shared, !shared.take(contour.count) {
+        if let shared, !shared.take(contour.count + OutlineSink.contourOverhead) {
             overBudget = true
             return
         }
