@@ -66,6 +66,17 @@ def post(port, body, content_type="application/json", timeout=60):
     return response.status, time.monotonic() - started, data
 
 
+def heap_in_use_mb(port):
+    """The allocator's bytes in use (penumbra_heap_in_use_bytes of /metrics), in MiB."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    for line in text.splitlines():
+        if line.startswith("penumbra_heap_in_use_bytes"):
+            return float(line.split()[-1]) / (1 << 20)
+    return float("nan")
+
+
 SMALL = json.dumps({"format": "penumbra-scene", "version": 1, "size": [16, 16],
                     "ops": [{"op": "fill", "path": {"rect": [2, 2, 8, 8]}}]}).encode()
 
@@ -177,9 +188,10 @@ def main():
         for _ in range(5):
             post(port, SMALL)
         baseline = rss_kb(server.pid)
-        print(f"baseline resident set after start-up and 5 small renders: {baseline / 1024:.0f} MiB")
-        print("| attack | status | answer (s) | next small render waits (ms) | peak RSS (MiB) | RSS 2 s after (MiB) |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print(f"baseline resident set after start-up and 5 small renders: {baseline / 1024:.0f} MiB, "
+              f"heap in use {heap_in_use_mb(port):.1f} MiB")
+        print("| attack | status | answer (s) | next small render waits (ms) | peak RSS (MiB) | RSS 2 s after (MiB) | heap in use after (MiB) |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         for name, body, content_type in attacks():
             for _ in range(args.rounds):
                 reset_peak(server.pid)
@@ -194,7 +206,8 @@ def main():
                         detail = " " + json.loads(data).get("error", "")[:60]
                     except ValueError:
                         pass
-                print(f"| {name} | {status}{detail} | {seconds:.2f} | {small * 1000:.1f} | {peak / 1024:.0f} | {after / 1024:.0f} |")
+                print(f"| {name} | {status}{detail} | {seconds:.2f} | {small * 1000:.1f} | {peak / 1024:.0f} | {after / 1024:.0f} "
+                      f"| {heap_in_use_mb(port):.1f} |")
                 sys.stdout.flush()
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
