@@ -29,7 +29,10 @@ final class GPUFrame {
     let sparseLimit: Double
     var target: GLTarget
     private var layers: [GLTarget] = []
-    private var clips: [Int: GLTexture] = [:]
+    /// Uploaded clip masks by node and region: a node used over two frames (a hand-built list
+    /// may use one inside and outside a layer) has a mask for each, as the planner does.
+    private var clips: [ClipTextureKey: GLTexture] = [:]
+    private struct ClipTextureKey: Hashable { let clip: Int; let region: PixelRect }
     private var stream: DrawStream
     /// Steps taken from the stream ahead of their turn (to batch their coverage).
     private var lookahead: [DrawStep] = []
@@ -148,11 +151,12 @@ final class GPUFrame {
         }
     }
 
-    /// The clip node's mask as a texture, uploaded once per node and render.
+    /// The clip node's mask as a texture, uploaded once per node, region and render.
     private func clipTexture(_ index: Int, _ mask: CoverageMask) throws -> GLTexture {
-        if let texture = clips[index] { return texture }
+        let key = ClipTextureKey(clip: index, region: mask.region)
+        if let texture = clips[key] { return texture }
         let texture = try lease.mask(mask)
-        clips[index] = texture
+        clips[key] = texture
         return texture
     }
 }

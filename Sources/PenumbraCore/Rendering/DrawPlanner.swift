@@ -115,8 +115,12 @@ import Foundation
 @usableFromInline package final class DrawPlanner: @unchecked Sendable {
     private let clips: [ClipNode]
     private var sequence: DrawSequence
-    /// Clip coverage per clip node; clip nodes never span a layer boundary, so one frame serves each.
-    private var clipMasks: [Int: CoverageMask] = [:]
+    /// Clip coverage per clip node and frame. A GraphicsContext starts a layer with no clip, so
+    /// its lists use a clip node within one frame; a list built by hand may use one on both sides
+    /// of a layer boundary, and a cache keyed by the node alone then served whichever frame's mask
+    /// was planned first (the planning threads' order: different bytes from run to run).
+    private var clipMasks: [ClipMaskKey: CoverageMask] = [:]
+    private struct ClipMaskKey: Hashable { let clip: Int; let frame: PixelRect }
     private let lock = NSLock()
     /// How shapes' coverage is planned (clips always as masks).
     private let form: CoverageForm
@@ -157,9 +161,10 @@ import Foundation
     /// The clip node's coverage, computed once (under the lock: clips are few and shared).
     private func clipMask(_ index: Int, within frame: PixelRect) -> CoverageMask {
         lock.lock(); defer { lock.unlock() }
-        if let mask = clipMasks[index] { return mask }
+        let key = ClipMaskKey(clip: index, frame: frame)
+        if let mask = clipMasks[key] { return mask }
         let mask = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
-        clipMasks[index] = mask
+        clipMasks[key] = mask
         return mask
     }
 }
