@@ -21,6 +21,7 @@ struct TextLayouter {
 
     func layout() throws(TextEngineError) -> LaidOutText {
         let runs = request.runs
+        guard !runs.isEmpty else { throw TextEngineError("a text needs at least one run (an empty one draws nothing)") }
         let fonts = try runs.map { run throws(TextEngineError) in try TextLayouter.resolve(run.font) }
         let needsEmoji = runs.contains { $0.text.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F } }
         let emoji = needsEmoji ? FontMatcher.shared.match(family: "emoji", weight: 400, italic: false).flatMap { try? FontCache.shared.face($0) } : nil

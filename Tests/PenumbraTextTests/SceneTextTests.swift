@@ -112,3 +112,15 @@ final class SceneTextTests: XCTestCase {
         XCTAssertEqual(note.size, frame.rect.size)
     }
 }
+
+/// A drawText with an empty list of runs killed the server (an index into no fonts): it is empty
+/// text now, which draws nothing, on the CPU and through the Swift API's layout an error.
+final class EmptyRunsTests: XCTestCase {
+    func testEmptyRunsDrawNothing() throws {
+        let scene = try TextTestSupport.decode(ops: #"{"op":"drawText","runs":[],"at":[0,0],"font":{"family":"DejaVu Sans","size":12}}"#)
+        let bitmap = try CPURenderer().render(scene.displayList())
+        XCTAssertTrue(bitmap.pixels.allSatisfy { $0 == 0 }, "empty runs drew something")
+        let bare = try TextTestSupport.decode(ops: #"{"op":"drawText","runs":[],"at":[0,0]}"#)
+        XCTAssertNoThrow(try bare.displayList())
+    }
+}

@@ -93,6 +93,8 @@ extension SceneDecoder {
                 let fields = try runFields(r, engine: engine)
                 runs.append(try resolve(text: try r.required("text").string(), base, fields, at: r, engine: engine))
             }
+            // No runs is empty text, which draws nothing (as an empty attributed string does).
+            if runs.isEmpty { runs = [try resolve(text: "", base, RunFields(), at: o, engine: engine)] }
         case (nil, nil): throw o.error("drawText needs \"text\" or \"runs\"")
         case (_?, _?): throw o.error("drawText takes \"text\" or \"runs\", not both")
         }
