@@ -35,10 +35,13 @@ struct ServerRoutes: Sendable {
     func router() -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: RequestLogMiddleware(metrics: endpoint.metrics, refusals: refusals))
-        router.get("/healthz") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        router.get("/healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
         router.get("/readyz") { _, _ -> Response in
             if endpoint.service.isReady && !drain.isDraining {
-                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+                return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
             }
             return errorResponse(RequestError(503, drain.isDraining ? "the server is draining" : "the renderers are not ready"))
         }
