@@ -12,16 +12,6 @@ final class AdmissionTests: XCTestCase {
         Array("POST /v1/render HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8)
     }
 
-    /// Waits until `condition` holds, up to `seconds`.
-    private static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     /// Reads one response head and its JSON body (the server closes after a refusal).
     private static func answer(_ socket: LoopbackSocket) -> String {
         String(decoding: socket.read(seconds: 10), as: UTF8.self)
@@ -34,7 +24,7 @@ final class AdmissionTests: XCTestCase {
             // The first client takes the only place and starts sending nothing of its body.
             let holder = try XCTUnwrap(LoopbackSocket(port: port))
             XCTAssertTrue(holder.send(Self.head(length: 1_000_000)))
-            let reserved = await Self.eventually(10) { server.service.statistics.reserved == 1 }
+            let reserved = await ServerFixtures.eventually(10) { server.service.statistics.reserved == 1 }
             XCTAssertTrue(reserved, "the first request did not take its place in the queue")
 
             // The second announces 20 MB and sends only its head: it is refused on the head alone.
@@ -49,7 +39,7 @@ final class AdmissionTests: XCTestCase {
 
             // The first client leaves: its place is given back.
             holder.close()
-            let released = await Self.eventually(10) { server.service.statistics.reserved == 0 }
+            let released = await ServerFixtures.eventually(10) { server.service.statistics.reserved == 0 }
             XCTAssertTrue(released, "a reservation was not given back when its client left")
             let next = try XCTUnwrap(LoopbackSocket(port: port))
             next.send(LoopbackSocket.post(ServerFixtures.small))
@@ -66,7 +56,7 @@ final class AdmissionTests: XCTestCase {
             let body = [UInt8](repeating: 0x20, count: 800_000) + ServerFixtures.small
             let first = try XCTUnwrap(LoopbackSocket(port: port))
             XCTAssertTrue(first.send(Self.head(length: body.count) + body.prefix(1000)))
-            let holding = await Self.eventually(10) { server.service.statistics.reserved == 1 }
+            let holding = await ServerFixtures.eventually(10) { server.service.statistics.reserved == 1 }
             XCTAssertTrue(holding)
 
             // 800 KB are charged for the first body: a second one of that size does not fit in 1 MiB.
@@ -92,7 +82,7 @@ final class AdmissionTests: XCTestCase {
         try await ServerFixtures.serving(server) { port in
             let first = try XCTUnwrap(LoopbackSocket(port: port))
             let second = try XCTUnwrap(LoopbackSocket(port: port))
-            let both = await Self.eventually(10) { server.clients.count == 2 }
+            let both = await ServerFixtures.eventually(10) { server.clients.count == 2 }
             XCTAssertTrue(both)
 
             let third = try XCTUnwrap(LoopbackSocket(port: port), "the kernel accepts; the server closes")
@@ -103,7 +93,7 @@ final class AdmissionTests: XCTestCase {
 
             // A closed connection frees its place.
             second.close()
-            let freed = await Self.eventually(10) { server.clients.count == 1 }
+            let freed = await ServerFixtures.eventually(10) { server.clients.count == 1 }
             XCTAssertTrue(freed)
             let fourth = try XCTUnwrap(LoopbackSocket(port: port))
             fourth.send(LoopbackSocket.get("/healthz"))
@@ -133,7 +123,7 @@ final class AdmissionTests: XCTestCase {
             XCTAssertTrue(text.contains("--min-body-bytes-per-second"), text)
             XCTAssertLessThan(ContinuousClock.now - start, .seconds(20), "the slow body was not cut long before the deadline")
             XCTAssertTrue(socket.isClosedByPeer(within: 10))
-            let settled = await Self.eventually(10) { server.service.statistics.reserved == 0 && server.bodyBytesHeld == 0 }
+            let settled = await ServerFixtures.eventually(10) { server.service.statistics.reserved == 0 && server.bodyBytesHeld == 0 }
             XCTAssertTrue(settled, "the cut request kept its place or its bytes")
 
             let next = try XCTUnwrap(LoopbackSocket(port: port))

@@ -10,16 +10,6 @@ import Synchronization
 import XCTest
 
 final class LifecycleTests: XCTestCase {
-    /// Waits until `condition` holds, up to `seconds`.
-    private static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     func testDeadlineCancelsTheRenderAndFreesTheWorker() async throws {
         // A tenth of the heavy scene alone, to estimate how long an uncancelled render takes.
         let service = try RenderService(.init(backend: .cpu, workers: 1, queueLimit: 4))
@@ -40,7 +30,7 @@ final class LifecycleTests: XCTestCase {
             XCTAssertEqual(late.headers[.contentType], "application/json")
             XCTAssertLessThan(answered, min(3.0, fullSeconds / 2), "504 comes at the deadline, not when the render ends")
             // The render is stopped at its next draw: the worker is free long before the render would have ended.
-            let free = await Self.eventually(fullSeconds / 2) { server.service.statistics.inFlight == 0 }
+            let free = await ServerFixtures.eventually(fullSeconds / 2) { server.service.statistics.inFlight == 0 }
             XCTAssertTrue(free, "the cancelled render kept its worker")
             let next = try await client.post("/v1/render", ServerFixtures.small)
             XCTAssertEqual(next.status, .ok)
@@ -53,10 +43,10 @@ final class LifecycleTests: XCTestCase {
         try await server.application().test(.router) { client in
             let heavy = ServerFixtures.heavy()
             async let first = client.post("/v1/render", heavy)
-            let running = await Self.eventually(5) { server.service.statistics.inFlight == 1 }
+            let running = await ServerFixtures.eventually(5) { server.service.statistics.inFlight == 1 }
             XCTAssertTrue(running)
             async let second = client.post("/v1/render?scale=1", heavy)
-            let queued = await Self.eventually(5) { server.service.statistics.queued == 1 }
+            let queued = await ServerFixtures.eventually(5) { server.service.statistics.queued == 1 }
             XCTAssertTrue(queued)
             let third = try await client.post("/v1/render", ServerFixtures.small)
             XCTAssertEqual(third.status, .tooManyRequests)
@@ -88,13 +78,13 @@ final class LifecycleTests: XCTestCase {
         let server = try await ServerFixtures.server { $0.workers = 1; $0.drainSeconds = 20 }
         let port = Mutex<Int?>(nil)
         let running = Task { try await server.run(signals: []) { bound in port.withLock { $0 = bound } } }
-        let bound = await Self.eventually(10) { port.withLock { $0 } != nil }
+        let bound = await ServerFixtures.eventually(10) { port.withLock { $0 } != nil }
         XCTAssertTrue(bound)
         let client = TestClient(host: "127.0.0.1", port: try XCTUnwrap(port.withLock { $0 }))
         client.connect()
         let medium = ServerFixtures.heavy(count: 150)
         async let inFlight = client.post("/v1/render", headers: [.contentType: "application/json"], body: ByteBuffer(bytes: medium))
-        let started = await Self.eventually(10) { server.service.statistics.inFlight == 1 }
+        let started = await ServerFixtures.eventually(10) { server.service.statistics.inFlight == 1 }
         XCTAssertTrue(started)
         await server.shutdown()
         XCTAssertFalse(server.isReady, "/readyz must say 503 while draining")

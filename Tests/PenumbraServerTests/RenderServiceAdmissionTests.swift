@@ -7,15 +7,6 @@ import Penumbra
 import XCTest
 
 final class RenderServiceAdmissionTests: XCTestCase {
-    private static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     /// How `reserve()` fails now; nil when it succeeds (the place is given back at once).
     private static func reserveFailure(_ service: RenderService) -> RenderService.Failure? {
         do {
@@ -40,7 +31,7 @@ final class RenderServiceAdmissionTests: XCTestCase {
         let rendering = Task { try await service.render(job) }
         XCTAssertEqual(entered.wait(timeout: .now() + 30), .success)
         let queued = Task { try await service.render(job) }
-        let waiting = await Self.eventually(10) { service.statistics.queued == 1 }
+        let waiting = await ServerFixtures.eventually(10) { service.statistics.queued == 1 }
         XCTAssertTrue(waiting)
 
         let start = ContinuousClock.now

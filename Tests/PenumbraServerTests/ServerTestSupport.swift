@@ -45,6 +45,16 @@ enum ServerFixtures {
         return try PNGCodec.encode(Bitmap(width: 4, height: 4, pixels: Array((0..<16).map { _ in red }.joined())))
     }
 
+    /// Waits until `condition` holds, up to `seconds`.
+    static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < end {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
     /// A CPU server's configuration with a free port.
     static func configuration(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> ServerConfiguration {
         var config = ServerConfiguration()

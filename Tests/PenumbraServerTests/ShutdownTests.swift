@@ -7,15 +7,6 @@ import Synchronization
 import XCTest
 
 final class ShutdownTests: XCTestCase {
-    private static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     func testDrainRunsOutCancelsTheRenderAndAnswers503() async throws {
         let log = LogCapture()
         let server = try await ServerFixtures.server(logger: log.logger) {
@@ -23,12 +14,12 @@ final class ShutdownTests: XCTestCase {
         }
         let port = Mutex<Int?>(nil)
         let running = Task { try await server.run(signals: []) { bound in port.withLock { $0 = bound } } }
-        let listening = await Self.eventually(20) { port.withLock { $0 } != nil }
+        let listening = await ServerFixtures.eventually(20) { port.withLock { $0 } != nil }
         XCTAssertTrue(listening)
         let socket = try XCTUnwrap(LoopbackSocket(port: try XCTUnwrap(port.withLock { $0 })))
         // Tens of seconds of fills: far longer than the drain.
         XCTAssertTrue(socket.send(LoopbackSocket.post(ServerFixtures.heavy(count: 20_000), close: false)))
-        let started = await Self.eventually(30) { server.service.statistics.inFlight == 1 }
+        let started = await ServerFixtures.eventually(30) { server.service.statistics.inFlight == 1 }
         XCTAssertTrue(started, "the long render did not start")
 
         let stop = ContinuousClock.now
