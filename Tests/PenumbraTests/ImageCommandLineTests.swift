@@ -29,12 +29,20 @@ final class ImageCommandLineTests: XCTestCase {
 
     func testRenderChoosesTheFormatByExtensionOrFlag() throws {
         for (out, extra, magic) in [("o.jpg", [], [0xFF, 0xD8, 0xFF]), ("o.webp", ["--quality", "50"], Array("RIFF".utf8)),
-                                    ("o.png", ["--format", "jpeg"], [0xFF, 0xD8, 0xFF]), ("o.img", [], [0x89, 0x50])] as [(String, [String], [UInt8])] {
+                                    ("o.png", ["--format", "jpeg"], [0xFF, 0xD8, 0xFF]), ("o.img", ["--format", "png"], [0x89, 0x50])]
+                                    as [(String, [String], [UInt8])] {
             let r = try run(["render", path("anim.json"), "-o", path(out), "--backend", "cpu"] + extra)
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertTrue(try bytes(out).starts(with: magic), out)
         }
         XCTAssertEqual(try run(["render", path("anim.json"), "-o", path("q.jpg"), "--quality", "0"]).status, 2)
+        // A name that says no format (and no --format) is a usage error listing the formats; nothing is written.
+        for out in ["x.gif", "x.bmp", "x"] {
+            let r = try run(["render", path("anim.json"), "-o", path(out), "--backend", "cpu"])
+            XCTAssertEqual(r.status, 2, "\(out): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(".png, .jpg, .jpeg or .webp"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path(out)), out)
+        }
     }
 
     func testTimeChoosesTheFrame() throws {

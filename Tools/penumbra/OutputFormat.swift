@@ -1,5 +1,6 @@
 // Output formats of `render`: chosen by `--format`, else by OUT's extension
-// (.png, .jpg / .jpeg, .webp; anything else and `-` are PNG). JPEG and lossy
+// (.png, .jpg / .jpeg, .webp; `-` is PNG; any other name is a usage error, so
+// that `-o x.gif` is not a PNG under another name). JPEG and lossy
 // WebP take `--quality` 1...100 (default 90); `--lossless` makes WebP
 // lossless; `--chroma 444` and `--progressive` shape JPEG.
 import ArgumentParser
@@ -8,12 +9,13 @@ import Penumbra
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case png, jpeg, webp
 
-    /// The format OUT's extension names (PNG when none does).
-    static func forPath(_ path: String) -> OutputFormat {
+    /// The format OUT's extension names (nil when none does).
+    static func forPath(_ path: String) -> OutputFormat? {
         let lower = path.lowercased()
         if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return .jpeg }
         if lower.hasSuffix(".webp") { return .webp }
-        return .png
+        if lower.hasSuffix(".png") { return .png }
+        return nil
     }
 }
 
@@ -33,6 +35,13 @@ struct EncodingOptions: ParsableArguments {
     @Option(help: "PNG row filter: none, sub, up, average, paeth or adaptive.")
     var pngFilter: PNGFilter = .adaptive
 
+    /// Refuses an OUT whose format neither its extension nor `--format` says (a usage error).
+    func validate(output: String) throws {
+        guard format == nil, output != "-", OutputFormat.forPath(output) == nil else { return }
+        throw ValidationError("-o \(output): no output format for this name; end it in .png, .jpg, .jpeg or .webp, "
+            + "or give --format png|jpeg|webp")
+    }
+
     func validate() throws {
         if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100") }
         if chroma != 420 && chroma != 444 { throw ValidationError("--chroma must be 420 or 444") }
@@ -41,7 +50,7 @@ struct EncodingOptions: ParsableArguments {
 
     /// The encoder for `output` (its extension, unless --format says otherwise).
     func encoder(for output: String) -> any ImageEncoder {
-        switch format ?? (output == "-" ? .png : OutputFormat.forPath(output)) {
+        switch format ?? (output == "-" ? .png : OutputFormat.forPath(output) ?? .png) {
         case .png: return PNGEncoder(compressionLevel: pngLevel, filter: pngFilter)
         case .jpeg: return JPEGEncoder(quality: quality, fullChroma: chroma == 444, progressive: progressive)
         case .webp: return WebPEncoder(quality: quality, lossless: lossless)

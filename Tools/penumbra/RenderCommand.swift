@@ -28,6 +28,7 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
         if let time, !time.isFinite { throw ValidationError("--time must be a finite number") }
+        try encoding.validate(output: output)
     }
 
     func run() throws {
