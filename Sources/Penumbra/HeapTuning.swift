@@ -15,16 +15,16 @@
 import CMallocStats
 
 /// The process's allocator settings for rendering large surfaces, and trimming after them.
-public enum HeapTuning {
+package enum HeapTuning {
     /// Blocks of this size or more are mapped on their own and unmapped when freed.
-    public static let mmapThreshold = 1 << 20
+    package static let mmapThreshold = 1 << 20
     /// Renders whose canvas held at least this many bytes are followed by a trim of the heap.
-    public static let trimAfterBytes = 4 << 20
+    package static let trimAfterBytes = 4 << 20
 
     private static let configured: Void = { penumbra_heap_configure(mmapThreshold, 4) }()
 
     /// Applies the settings (once per process; later calls do nothing).
-    public static func configure() { _ = configured }
+    package static func configure() { _ = configured }
 
     /// Returns free heap pages to the system after a job: when its canvas held `canvasBytes` or
     /// more than `trimAfterBytes`, or when the heap holds more than `trimSlackBytes` beyond what
@@ -36,5 +36,5 @@ public enum HeapTuning {
     }
 
     /// Free heap beyond which a job is followed by a trim, whatever it drew.
-    public static let trimSlackBytes = 32 << 20
+    package static let trimSlackBytes = 32 << 20
 }

@@ -29,3 +29,16 @@ package final class GeometryBudget: Sendable {
         return true
     }
 }
+
+extension GeometryBudget {
+    /// `path` mapped through `transform` and flattened within `tolerance`, its points taken from
+    /// the budget; nil (and the budget spent) when they do not fit.
+    package func flatten(_ path: Path, transform: AffineTransform, tolerance: Double) -> [FlatSubpath]? {
+        guard let flat = path.flattened(transform: transform, tolerance: tolerance, pointLimit: remaining),
+              take(flat.reduce(0) { $0 + $1.points.count }) else {
+            _ = take(Int.max)
+            return nil
+        }
+        return flat
+    }
+}

@@ -31,11 +31,7 @@ struct PendingStroke {
     func outline(budget: GeometryBudget? = nil, cancellation: RenderCancellation? = nil) -> (shape: DeviceShape?, overBudget: Bool) {
         let flat: [FlatSubpath]
         if let budget {
-            guard let f = path.flattened(transform: .identity, tolerance: tolerance, pointLimit: budget.remaining),
-                  budget.take(f.reduce(0) { $0 + $1.points.count }) else {
-                _ = budget.take(Int.max)
-                return (nil, true)
-            }
+            guard let f = budget.flatten(path, transform: .identity, tolerance: tolerance) else { return (nil, true) }
             flat = f
         } else {
             flat = path.flattened(tolerance: tolerance)

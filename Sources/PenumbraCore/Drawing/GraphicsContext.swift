@@ -253,9 +253,7 @@ public final class GraphicsContext {
         guard state.ctm.isInvertible else { return nil }
         let flat: [FlatSubpath]
         if let geometryBudget {
-            guard let f = path.flattened(transform: state.ctm, tolerance: flatteningTolerance, pointLimit: geometryBudget.remaining),
-                  geometryBudget.take(f.reduce(0) { $0 + $1.points.count }) else {
-                _ = geometryBudget.take(Int.max)
+            guard let f = geometryBudget.flatten(path, transform: state.ctm, tolerance: flatteningTolerance) else {
                 if geometryOverflow == nil { geometryOverflow = origin }
                 return nil
             }

@@ -57,13 +57,11 @@ import Foundation
     private var layers: [(frame: PixelRect, state: CompositeState)] = []
     /// What each layer can hold, and each clip's extent (the layers' frames are cut to them).
     private let extents: LayerExtents
-    private let clipExtents: [PixelExtent]
 
     @usableFromInline package init(_ list: DisplayList) {
         self.list = list
         frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
         extents = LayerExtents(list)
-        clipExtents = extents.isEmpty ? [] : LayerExtents.clipExtents(list.clips)
     }
 
     /// The index of the command the last step came from (`commands.count` for the composites of
@@ -87,7 +85,7 @@ import Foundation
             case .beginLayer(let state):
                 layers.append((frame, state))
                 frame = LayerExtents.frame(for: state, over: frame, content: extents.content(ofLayerAt: nextCommand - 1),
-                                           clips: clipExtents)
+                                           clips: extents.clips)
                 return .beginLayer(frame)
             case .endLayer:
                 if let draw = closeLayer() { return draw }

@@ -65,6 +65,8 @@
 /// The content extent of every layer of a display list, by the index of its `beginLayer`.
 @usableFromInline package struct LayerExtents: Sendable {
     private var content: [Int: PixelExtent] = [:]
+    /// Each clip node's extent (empty when the list has no layer: only layers' frames read it).
+    package private(set) var clips: [PixelExtent] = []
 
     /// True when the list has no layer.
     package var isEmpty: Bool { content.isEmpty }
@@ -72,7 +74,8 @@
     /// Walks the list once; empty when it has no layer.
     @usableFromInline package init(_ list: DisplayList) {
         guard list.commands.contains(where: { if case .beginLayer = $0 { return true } else { return false } }) else { return }
-        let clipExtents = LayerExtents.clipExtents(list.clips)
+        clips = LayerExtents.clipExtents(list.clips)
+        let clipExtents = clips
         var open: [(command: Int, state: CompositeState, extent: PixelExtent)] = []
         func add(_ extent: PixelExtent, _ state: CompositeState) {
             guard !open.isEmpty else { return }
