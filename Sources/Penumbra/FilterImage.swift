@@ -26,12 +26,12 @@ import PenumbraGPU
 /// A lazily evaluated image: pixels, a generator, or filters applied to another FilterImage.
 public struct FilterImage: Hashable, Sendable {
     /// The filter graph this image stands for.
-    public let node: FilterNode
+    package let node: FilterNode
     /// Pixels per point of the image the chain started from (1 for a generator).
     public let scale: Double
 
     /// The graph `node`, at `scale`.
-    public init(node: FilterNode, scale: Double = 1) { self.node = node; self.scale = scale }
+    package init(node: FilterNode, scale: Double = 1) { self.node = node; self.scale = scale }
 
     /// An image's pixels, extent [0, 0, width, height] (CIImage(cgImage:)).
     public init(_ image: Image) { self.init(node: .bitmap(image.bitmap), scale: image.scale) }
@@ -59,7 +59,7 @@ public struct FilterImage: Hashable, Sendable {
     }
 
     /// The rectangle of pixels this image defines, or `.infinite`.
-    public var extent: FilterExtent { node.extent }
+    package var extent: FilterExtent { node.extent }
 
     /// This image with `filter` applied (CIImage.applyingFilter(_:parameters:)).
     public func applyingFilter(_ filter: ImageFilter) -> FilterImage {

@@ -4,7 +4,7 @@
 @_exported import PenumbraText
 
 /// The text engines available.
-public enum TextEngines {
+package enum TextEngines {
     /// FreeType outlines, HarfBuzz shaping, fontconfig matching and fallback, FriBidi, libunibreak.
-    public static let standard: any TextEngine = PenumbraTextEngine()
+    package static let standard: any TextEngine = PenumbraTextEngine()
 }

@@ -9,23 +9,23 @@
 import PenumbraCore
 
 /// A row-major plane of U8 alpha values (255 is 1), `width * height` of them.
-public struct AlphaPlane: Hashable, Sendable {
+package struct AlphaPlane: Hashable, Sendable {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// `width * height` values, rows top to bottom, no padding: `values[y * width + x]`.
-    public var values: [UInt8]
+    package var values: [UInt8]
 
     /// A plane of zeros.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "negative plane size")
         self.width = width; self.height = height
         values = [UInt8](repeating: 0, count: width * height)
     }
 
     /// Wraps existing values; `values.count` must be `width * height`.
-    public init(width: Int, height: Int, values: [UInt8]) {
+    package init(width: Int, height: Int, values: [UInt8]) {
         precondition(width >= 0 && height >= 0, "negative plane size")
         precondition(values.count == width * height, "value count does not match the size")
         self.width = width; self.height = height; self.values = values
@@ -33,7 +33,7 @@ public struct AlphaPlane: Hashable, Sendable {
 
     /// The value at (x, y); reading outside the plane gives 0 (the blur's edge rule), writing
     /// outside it is a programming error.
-    public subscript(x: Int, y: Int) -> UInt8 {
+    package subscript(x: Int, y: Int) -> UInt8 {
         get {
             guard x >= 0, y >= 0, x < width, y < height else { return 0 }
             return values[y * width + x]
@@ -45,5 +45,5 @@ public struct AlphaPlane: Hashable, Sendable {
     }
 
     /// True when the plane has no pixels.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 }

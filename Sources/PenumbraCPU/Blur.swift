@@ -33,14 +33,14 @@ extension AlphaPlane {
     /// - Parameter threads: how many threads may share the work; `nil` takes the project's
     ///   thread budget for large jobs and 1 otherwise. The output is identical for every thread
     ///   count.
-    public func blurred(with kernel: GaussianKernel, threads: Int? = nil) -> AlphaPlane {
+    package func blurred(with kernel: GaussianKernel, threads: Int? = nil) -> AlphaPlane {
         var copy = self
         copy.blur(with: kernel, threads: threads)
         return copy
     }
 
     /// Blurs the plane in place with `kernel` (see ``blurred(with:threads:)``).
-    public mutating func blur(with kernel: GaussianKernel, threads: Int? = nil) {
+    package mutating func blur(with kernel: GaussianKernel, threads: Int? = nil) {
         let (width, height) = (self.width, self.height)
         values.withUnsafeMutableBufferPointer { kernel.blurPlane($0.baseAddress!, width: width, height: height, threads: threads) }
     }

@@ -192,8 +192,8 @@ final class EGLHeadlessContext {
 }
 
 /// EGL's per-thread state.
-public enum EGLThreadState {
+package enum EGLThreadState {
     /// Frees EGL's state for the calling thread: call it on a thread that made renderers, after
     /// they are gone, before the thread ends (a render server's worker).
-    public static func release() { _ = eglReleaseThread() }
+    package static func release() { _ = eglReleaseThread() }
 }

@@ -127,12 +127,12 @@ final class GLReadbackBuffers {
 
 /// A render whose pixels are on their way back from the GPU. Ask for them with `bitmap()` on
 /// the thread that rendered, once; frames may be finished in any order.
-public final class GPUPendingFrame {
+package final class GPUPendingFrame {
     private let renderer: GPURenderer
     let buffer: GLuint
     let fence: GLsync?
     /// The canvas size in pixels.
-    public let width: Int, height: Int
+    package let width: Int, height: Int
     private var finished = false
 
     init(renderer: GPURenderer, buffer: GLuint, fence: GLsync?, width: Int, height: Int) {
@@ -144,7 +144,7 @@ public final class GPUPendingFrame {
     }
 
     /// Waits for the GPU and returns the premultiplied pixels. Throws when called twice.
-    public func bitmap() throws -> Bitmap {
+    package func bitmap() throws -> Bitmap {
         guard !finished else { throw RenderError("GPU: a pending frame's bitmap was already taken") }
         try renderer.makeCurrent()
         finished = true

@@ -10,7 +10,7 @@ extension GPURenderer: FilterGraphRendering {
     /// The pixels of `node` over `region` (transparent outside its extent), computed as GPU
     /// passes and read back once. Throws `FilterError` for a region over `maxPixels` and
     /// `BackendUnavailable` for one beyond the GPU's texture size.
-    public func renderFilter(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap {
+    package func renderFilter(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap {
         try makeCurrent()
         counters.begin()
         let lease = GLLease(pool: pool)

@@ -69,14 +69,14 @@ public final class GPURenderer: Renderer {
     public var isSoftware: Bool { GPURenderer.isSoftware(rendererString) }
 
     /// Whether a GL_RENDERER string names a software rasterizer.
-    public static func isSoftware(_ renderer: String) -> Bool {
+    package static func isSoftware(_ renderer: String) -> Bool {
         let lowercased = renderer.lowercased()
         return ["llvmpipe", "softpipe", "swiftshader", "software rasterizer", "lavapipe"].contains { lowercased.contains($0) }
     }
 
     /// The GL_RENDERER string of the context EGL would give, without compiling anything: what
     /// `Backend.auto` asks before it builds a renderer. Throws `EGLUnavailable` when there is none.
-    public static func probeRendererString() throws -> String {
+    package static func probeRendererString() throws -> String {
         let context = try EGLHeadlessContext()
         return withExtendedLifetime(context) { glString(GL_RENDERER) }
     }
@@ -136,7 +136,7 @@ public final class GPURenderer: Renderer {
     /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
     /// fence), returning before the GPU has finished: render the next list, then ask this one
     /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.
-    public func submit(_ list: DisplayList) throws -> GPUPendingFrame {
+    package func submit(_ list: DisplayList) throws -> GPUPendingFrame {
         try draw(list) { try readbacks.start(reading: $0, width: list.width, height: list.height, renderer: self) }
     }
 
@@ -175,7 +175,7 @@ public final class GPURenderer: Renderer {
 
     /// Compiles nothing new: checks that every program compiled and linked on this context
     /// (they are built at init), returning their names.
-    public func programNames() -> [String] {
+    package func programNames() -> [String] {
         [programs.caster.label, programs.blurX.label]
     }
 

@@ -9,10 +9,10 @@ import CLCMS2
 import PenumbraCore
 
 /// lcms2 as the pipeline's colour manager.
-public struct LCMSColorManager: ColorManaging {
-    public init() {}
+package struct LCMSColorManager: ColorManaging {
+    package init() {}
 
-    public func convertToSRGB(_ rgba: inout [UInt8], profile: [UInt8]) -> Bool {
+    package func convertToSRGB(_ rgba: inout [UInt8], profile: [UInt8]) -> Bool {
         guard let input = Self.openProfile(profile) else { return false }
         defer { cmsCloseProfile(input) }
         let space = cmsGetColorSpace(input)
@@ -34,7 +34,7 @@ public struct LCMSColorManager: ColorManaging {
     }
 
     /// CMYK pixels (4 bytes, inverted when `inverted`) to RGBA with alpha 255.
-    public func convertCMYK(_ pixels: inout [UInt8], profile: [UInt8], inverted: Bool) -> Bool {
+    package func convertCMYK(_ pixels: inout [UInt8], profile: [UInt8], inverted: Bool) -> Bool {
         guard let input = Self.openProfile(profile) else { return false }
         defer { cmsCloseProfile(input) }
         guard cmsGetColorSpace(input) == cmsSigCmykData else { return false }

@@ -9,21 +9,21 @@
 // once; the parser never allocates more than the body's size in total.
 
 /// One part of a form: its name, media type (if given) and bytes.
-public struct MultipartPart: Sendable, Hashable {
-    public var name: String
-    public var contentType: String?
-    public var body: [UInt8]
+package struct MultipartPart: Sendable, Hashable {
+    package var name: String
+    package var contentType: String?
+    package var body: [UInt8]
 }
 
 /// Parsing `multipart/form-data` bodies.
-public enum Multipart {
+package enum Multipart {
     /// Most parts in one form.
-    public static let maxParts = 256
+    package static let maxParts = 256
     /// Most bytes of one part's header block.
     static let maxHeaderBytes = 8 << 10
 
     /// The boundary of a `multipart/form-data` media type (its `boundary` parameter, quoted or not).
-    public static func boundary(contentType: String) throws -> String {
+    package static func boundary(contentType: String) throws -> String {
         let params = contentType.split(separator: ";").dropFirst()
         for param in params {
             let pair = param.split(separator: "=", maxSplits: 1)
@@ -39,7 +39,7 @@ public enum Multipart {
     }
 
     /// The parts of `body`, delimited by `boundary`.
-    public static func parse(_ body: [UInt8], boundary: String) throws -> [MultipartPart] {
+    package static func parse(_ body: [UInt8], boundary: String) throws -> [MultipartPart] {
         let dash = Array("--\(boundary)".utf8)
         let delimiter = Array("\r\n--\(boundary)".utf8)
         guard body.starts(with: dash) else {

@@ -6,11 +6,11 @@
 import PenumbraCore
 
 /// An image format the server can be asked for.
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+package enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case png, jpeg, webp
 
     /// The format a query value or path extension names (`jpg` is JPEG); nil for any other.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "png": self = .png
         case "jpeg", "jpg": self = .jpeg
@@ -20,7 +20,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The media type of the response.
-    public var contentType: String {
+    package var contentType: String {
         switch self {
         case .png: return "image/png"
         case .jpeg: return "image/jpeg"

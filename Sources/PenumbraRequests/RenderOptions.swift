@@ -9,24 +9,24 @@
 import Foundation
 
 /// What a render request asks for besides its scene.
-public struct RenderOptions: Sendable, Hashable {
+package struct RenderOptions: Sendable, Hashable {
     /// The output format (default PNG).
-    public var format: OutputFormat = .png
+    package var format: OutputFormat = .png
     /// Quality of lossy formats, 1...100 (default 90).
-    public var quality: Int = 90
+    package var quality: Int = 90
     /// Pixels per point, overriding the scene's.
-    public var scale: Double?
+    package var scale: Double?
     /// The time for animated images, in seconds.
-    public var time: Double = 0
+    package var time: Double = 0
     /// The backend asked for: auto, cpu or gpu.
-    public var backend: String = "auto"
+    package var backend: String = "auto"
 
-    public init() {}
+    package init() {}
 
     static let keys: Set<String> = ["format", "quality", "scale", "time", "backend"]
 
     /// Parses a raw query string (without `?`; percent-encoded, `+` as space).
-    public static func parse(query: String) throws -> RenderOptions {
+    package static func parse(query: String) throws -> RenderOptions {
         var options = RenderOptions()
         var seen: Set<String> = []
         for item in query.split(separator: "&", omittingEmptySubsequences: true) {
@@ -69,7 +69,7 @@ public struct RenderOptions: Sendable, Hashable {
     }
 
     /// The options in one fixed order, for cache keys and ETags.
-    public var canonical: String {
+    package var canonical: String {
         "format=\(format.rawValue)&quality=\(quality)&scale=\(scale.map { "\($0)" } ?? "-")&time=\(time)&backend=\(backend)"
     }
 

@@ -8,25 +8,25 @@
 import PenumbraCore
 
 /// A render request, checked but not yet decoded.
-public struct RenderRequest: Sendable {
+package struct RenderRequest: Sendable {
     /// The scene document's bytes.
-    public var scene: [UInt8]
+    package var scene: [UInt8]
     /// Where the scene's images come from.
-    public var sources: ImageSources
+    package var sources: ImageSources
     /// The query's options.
-    public var options: RenderOptions
+    package var options: RenderOptions
     /// Scene limits.
-    public var limits: ResourceLimits
+    package var limits: ResourceLimits
 
     /// A request from its parts.
-    public init(scene: [UInt8], sources: ImageSources, options: RenderOptions, limits: ResourceLimits) {
+    package init(scene: [UInt8], sources: ImageSources, options: RenderOptions, limits: ResourceLimits) {
         self.scene = scene; self.sources = sources; self.options = options; self.limits = limits
     }
 
     /// Reads a POST body by its media type: `application/json` (the scene) or
     /// `multipart/form-data` (a `scene` part and image parts named as `part:NAME`); any other is 415.
     /// Paths resolve inside `assets`; without it, a path is rejected.
-    public static func parse(body: [UInt8], contentType: String?, options: RenderOptions, assets: String?,
+    package static func parse(body: [UInt8], contentType: String?, options: RenderOptions, assets: String?,
                              limits: ResourceLimits) throws -> RenderRequest {
         let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
         switch mediaType {
@@ -52,7 +52,7 @@ public struct RenderRequest: Sendable {
 
     /// Decodes the scene at the request's `time` and records its display list, with the codecs and
     /// offscreen renderer of `environment`; a rejected scene is a 400 naming its place.
-    public func displayList(environment: SceneEnvironment = .core) throws -> DisplayList {
+    package func displayList(environment: SceneEnvironment = .core) throws -> DisplayList {
         do {
             return try Scene.decode(scene, sources: sources, limits: limits, scale: options.scale, time: options.time,
                                     environment: environment).displayList()
@@ -63,10 +63,10 @@ public struct RenderRequest: Sendable {
 }
 
 /// The fuzzing entry: any bytes through the request parsers, never a crash.
-public enum RequestFuzzing {
+package enum RequestFuzzing {
     /// The first byte picks JSON (even) or multipart (odd, with boundary "B"); the rest is the body.
     /// Scenes are decoded with small limits and recorded, not rendered.
-    public static func run(_ data: [UInt8]) {
+    package static func run(_ data: [UInt8]) {
         guard let selector = data.first else { return }
         let body = Array(data.dropFirst())
         var limits = ResourceLimits.default

@@ -9,33 +9,33 @@
 import PenumbraCore
 
 /// A refused request: its HTTP status, what is wrong, and where.
-public struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct RequestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status (400, 403, 404, 413, 415, 429, 503, 504).
-    public var status: Int
+    package var status: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// Where: a path into the scene, `query.NAME`, `body`, `parts.NAME`, or empty.
-    public var place: String
+    package var place: String
     /// Seconds after which a retry may succeed (429's Retry-After).
-    public var retryAfter: Int?
+    package var retryAfter: Int?
 
     /// A refusal with `status` saying `message` about `place`.
-    public init(_ status: Int, _ message: String, place: String = "", retryAfter: Int? = nil) {
+    package init(_ status: Int, _ message: String, place: String = "", retryAfter: Int? = nil) {
         self.status = status; self.message = message; self.place = place; self.retryAfter = retryAfter
     }
 
     /// A rejected scene (400) from the decoder's error.
-    public init(_ error: SceneError) { self.init(400, error.message, place: error.location) }
+    package init(_ error: SceneError) { self.init(400, error.message, place: error.location) }
 
-    public var description: String { place.isEmpty ? "\(status) \(message)" : "\(status) \(place): \(message)" }
+    package var description: String { place.isEmpty ? "\(status) \(message)" : "\(status) \(place): \(message)" }
 
     /// The JSON body: `{"error": message, "place": place}`.
-    public var jsonBody: [UInt8] {
+    package var jsonBody: [UInt8] {
         Array("{\"error\":\(RequestError.quote(message)),\"place\":\(RequestError.quote(place))}\n".utf8)
     }
 
     /// A JSON string literal for `text`, escaping quotes, backslashes and control characters.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

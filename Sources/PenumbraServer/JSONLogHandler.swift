@@ -8,24 +8,24 @@ import Logging
 import PenumbraRequests
 
 /// A LogHandler writing JSON lines to standard error.
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
+package struct JSONLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
     let label: String
 
     /// A handler for `label` (pass to LoggingSystem.bootstrap).
-    public init(label: String) { self.label = label }
+    package init(label: String) { self.label = label }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         write(level: event.level, message: event.message, metadata: event.metadata)
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
+    package func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
                     file: String, function: String, line: UInt) {
         write(level: level, message: message, metadata: extra)
     }

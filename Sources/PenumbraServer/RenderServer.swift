@@ -20,11 +20,11 @@ import UnixSignals
 import Synchronization
 
 /// The render server: `penumbra serve`, or embedded in tests.
-public final class RenderServer: Sendable {
+package final class RenderServer: Sendable {
     /// The settings it was made with.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     /// The renderer pool (also usable directly).
-    public let service: RenderService
+    package let service: RenderService
     let cache: ResponseCache
     package let metrics = ServerMetrics()
     let drain = DrainState()
@@ -40,7 +40,7 @@ public final class RenderServer: Sendable {
     private let drainTimer = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts the renderer pool (its workers warm up in the background).
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "penumbra.serve")) throws {
+    package init(configuration: ServerConfiguration, logger: Logger = Logger(label: "penumbra.serve")) throws {
         self.configuration = configuration
         self.logger = logger
         service = try RenderService(.init(backend: configuration.backend, workers: configuration.workers,
@@ -59,7 +59,7 @@ public final class RenderServer: Sendable {
     }
 
     /// The Hummingbird application serving this server's routes on its host and port.
-    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    package func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         application(router: router(), onServerRunning: onServerRunning)
     }
 
@@ -84,7 +84,7 @@ public final class RenderServer: Sendable {
     /// Serves until SIGTERM or SIGINT (or `shutdown()`), drains, stops the workers and returns;
     /// throws when the server could not serve (the address is taken). `onServerRunning` gets the
     /// bound port.
-    public func run(signals: [UnixSignal] = [.sigterm, .sigint],
+    package func run(signals: [UnixSignal] = [.sigterm, .sigint],
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let app = application(onServerRunning: onServerRunning)
         var config = ServiceGroupConfiguration(services: [.init(service: app), .init(service: DrainMarker(server: self))],
@@ -135,10 +135,10 @@ public final class RenderServer: Sendable {
     package var bodyBytesHeld: Int { bodies.bytes }
 
     /// What /readyz says: the renderers are warm and the server is not draining.
-    public var isReady: Bool { service.isReady && !drain.isDraining }
+    package var isReady: Bool { service.isReady && !drain.isDraining }
 
     /// Starts the graceful shutdown, as SIGTERM would.
-    public func shutdown() async {
+    package func shutdown() async {
         shutdownRequested.store(true, ordering: .relaxed)
         beginDrain()
         if let group = group.withLock({ $0 }) { await group.triggerGracefulShutdown() }

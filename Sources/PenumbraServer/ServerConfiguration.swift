@@ -27,58 +27,58 @@ import Penumbra
 import PenumbraSigning
 
 /// The render server's settings.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// The address to listen on (default 127.0.0.1).
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// The port (default 8080; 0 picks a free one).
-    public var port = 8080
+    package var port = 8080
     /// The workers' primary backend.
-    public var backend: Backend = .auto
+    package var backend: Backend = .auto
     /// Renders at once (default: the cores).
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a worker before 429 (default 64), a request reading its body
     /// included: the place is taken when the head arrives, before the body is read.
-    public var queue = 64
+    package var queue = 64
     /// Each request's deadline from its arrival, in milliseconds (default 30,000).
-    public var timeoutMilliseconds = 30_000
+    package var timeoutMilliseconds = 30_000
     /// How long a connection may take to send a request's head, or stay idle between requests,
     /// before it is closed, in milliseconds (default 30,000). A request's body must arrive within
     /// the request's deadline (`timeoutMilliseconds`) and not slower than
     /// `minBodyBytesPerSecond`; else the connection is closed after a 408.
-    public var readTimeoutMilliseconds = 30_000
+    package var readTimeoutMilliseconds = 30_000
     /// The largest request body (default 32 MiB); larger is 413.
-    public var maxBodyBytes = 32 << 20
+    package var maxBodyBytes = 32 << 20
     /// The most bytes of request bodies held in memory at once, across all requests (default
     /// 256 MiB); a request whose body does not fit is 429 (before it is read when it has a
     /// Content-Length).
-    public var bodyMemoryBytes = 256 << 20
+    package var bodyMemoryBytes = 256 << 20
     /// The slowest average rate a body may arrive at once `bodyGraceMilliseconds` have passed since
     /// its request's head, in bytes a second (default 4,096; 0: no minimum); slower is 408 and a
     /// closed connection.
-    public var minBodyBytesPerSecond = 4096
+    package var minBodyBytesPerSecond = 4096
     /// How long a body may arrive at any rate before `minBodyBytesPerSecond` applies, in
     /// milliseconds (default 5,000).
-    public var bodyGraceMilliseconds = 5000
+    package var bodyGraceMilliseconds = 5000
     /// The most connections open at once (default 512); one more is closed as soon as it is
     /// accepted, before anything is read from it.
-    public var maxConnections = 512
+    package var maxConnections = 512
     /// The folder that image paths in scenes resolve inside; nil rejects paths.
-    public var assets: String?
+    package var assets: String?
     /// The keys that signed GET URLs may be signed with (two while one replaces the other); empty
     /// answers signed URLs 404.
-    public var signingKeys: [SigningKey] = []
+    package var signingKeys: [SigningKey] = []
     /// Accept signed URLs of the first format, which never expire (default false: 403).
-    public var acceptUnexpiringURLs = false
+    package var acceptUnexpiringURLs = false
     /// The response cache's budget in bytes (default 64 MiB; 0 turns the cache off).
-    public var cacheBytes = 64 << 20
+    package var cacheBytes = 64 << 20
     /// Seconds to finish the requests in flight after SIGTERM or SIGINT (default 10); what still
     /// runs then is cancelled and answered 503, and the server stops within a few seconds more.
-    public var drainSeconds = 10.0
+    package var drainSeconds = 10.0
     /// Scene limits.
-    public var limits = ResourceLimits.default
+    package var limits = ResourceLimits.default
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The connection watch's limits.
     var connectionLimits: ConnectionLimits {
@@ -93,7 +93,7 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Why the server could not start.
-public struct ServerStartError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ServerStartError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -5,23 +5,23 @@
 import PenumbraCore
 
 /// The standard text engine.
-public struct PenumbraTextEngine: TextEngine {
-    public init() {}
+package struct PenumbraTextEngine: TextEngine {
+    package init() {}
 
     /// Opens and checks a font file's face.
-    public func checkFont(_ source: FontSource) throws(TextEngineError) {
+    package func checkFont(_ source: FontSource) throws(TextEngineError) {
         _ = try FontCache.shared.face(source)
     }
 
     /// Checks that fontconfig knows an installed family of this name.
-    public func checkFamily(_ family: String) throws(TextEngineError) {
+    package func checkFamily(_ family: String) throws(TextEngineError) {
         guard FontMatcher.shared.familyExists(family) else {
             throw TextEngineError("no installed font family \"\(family)\" (the generic families are sans-serif, serif and monospace)")
         }
     }
 
     /// Lays out a text.
-    public func layout(_ request: TextLayoutRequest) throws(TextEngineError) -> TextDrawing {
+    package func layout(_ request: TextLayoutRequest) throws(TextEngineError) -> TextDrawing {
         try TextLayouter(request: request).layout().drawing
     }
 }

@@ -10,7 +10,7 @@ import PenumbraCore
 
 /// A font: a family matched among installed fonts, or a font file; and a size in points.
 public struct Font: Hashable, Sendable {
-    public var selector: FontSelector
+    package var selector: FontSelector
     public var size: Double
 
     /// A family (or `sans-serif`, `serif`, `monospace`), weight 100...900 and slant, matched by fontconfig.
@@ -86,7 +86,7 @@ public struct TextLayout: Sendable {
     public var size: Size { drawing.box.size }
     public let lines: [Line]
     /// The pieces GraphicsContext.draw(_: TextDrawing) draws.
-    public let drawing: TextDrawing
+    package let drawing: TextDrawing
 
     /// Lays out `text` at a placement with a paragraph style.
     public init(_ text: AttributedText, placement: TextPlacement, style: TextStyle = TextStyle()) throws(TextEngineError) {

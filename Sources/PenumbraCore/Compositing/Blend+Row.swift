@@ -21,7 +21,7 @@ extension BlendMode {
     /// dst) - dst)`), rounding each channel half up.
     ///
     /// `destination` holds `4 * coverage.count` bytes (R, G, B, A per pixel).
-    public func blendRow(source: SIMD4<UInt8>, coverage: UnsafeBufferPointer<UInt8>,
+    package func blendRow(source: SIMD4<UInt8>, coverage: UnsafeBufferPointer<UInt8>,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
         if source.w == 0, preservesDestinationWhereSourceIsClear { return }
@@ -39,7 +39,7 @@ extension BlendMode {
     /// Where the result cannot depend on the destination (full coverage of an opaque source in
     /// normal mode, or full coverage in copy mode) the pixels are simply filled with the
     /// source's bytes, which is what the blend formula gives there, bit for bit.
-    public func blendRow(source: SIMD4<UInt8>, coverage: UInt8, count: Int,
+    package func blendRow(source: SIMD4<UInt8>, coverage: UInt8, count: Int,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= count * 4, "destination row is shorter than the span")
         guard count > 0, coverage > 0, let pixels = destination.baseAddress else { return }
@@ -59,7 +59,7 @@ extension BlendMode {
     /// `from..<to`, into `row`: the target's pixels of that row, 4 bytes each, the first
     /// at column `rowX`. Each span of the mask is composited as `blendRow(source:coverage:...)`
     /// composites it, explicit or constant, bit for bit.
-    public func blendRow(source: SIMD4<UInt8>, mask: CoverageMask, y: Int, from: Int, to: Int,
+    package func blendRow(source: SIMD4<UInt8>, mask: CoverageMask, y: Int, from: Int, to: Int,
                          row: UnsafeMutablePointer<UInt8>, rowX: Int) {
         if source.w == 0, preservesDestinationWhereSourceIsClear { return }
         dispatch(MaskRowJob(source: ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), bytes: source,
@@ -91,7 +91,7 @@ extension BlendMode {
 
     /// Composites one premultiplied source colour per pixel into `count` pixels of a row, all
     /// with the same `coverage`.
-    public func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UInt8,
+    package func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UInt8,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(destination.count >= sources.count * 4, "destination row is shorter than the sources")
         guard let base = sources.baseAddress, coverage > 0 else { return }
@@ -103,7 +103,7 @@ extension BlendMode {
     /// rounding each channel half up.
     ///
     /// `sources.count` equals `coverage.count`; `destination` holds `4 * coverage.count` bytes.
-    public func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UnsafeBufferPointer<UInt8>,
+    package func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UnsafeBufferPointer<UInt8>,
                          destination: UnsafeMutableBufferPointer<UInt8>) {
         precondition(sources.count == coverage.count, "one source colour per coverage value")
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")

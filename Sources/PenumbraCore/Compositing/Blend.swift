@@ -34,7 +34,7 @@ extension BlendMode {
     ///
     /// Inputs are valid premultiplied colours (lanes 0...255, colour <= alpha); so is the result.
     @inlinable
-    public func blend(source s: SIMD4<Int32>, destination d: SIMD4<Int32>) -> SIMD4<Int32> {
+    package func blend(source s: SIMD4<Int32>, destination d: SIMD4<Int32>) -> SIMD4<Int32> {
         let r: SIMD4<Int32>
         switch self {
         case .normal: r = BlendKernel.normal(s, d)
@@ -73,7 +73,7 @@ extension BlendMode {
     /// renderer may skip pixels with zero source alpha for them), false for `clear`,
     /// `copy`, `sourceIn`, `sourceOut`, `destinationIn` and `destinationAtop`, which
     /// change the destination where the source is transparent.
-    public var preservesDestinationWhereSourceIsClear: Bool {
+    package var preservesDestinationWhereSourceIsClear: Bool {
         switch self {
         case .clear, .copy, .sourceIn, .sourceOut, .destinationIn, .destinationAtop: return false
         default: return true

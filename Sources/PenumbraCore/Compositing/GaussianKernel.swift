@@ -19,22 +19,22 @@ import Foundation
 /// `weights[i]` is the weight of the sample at offset `i - radius` pixels from
 /// the output pixel, for `i` in `0...2*radius`, in units of 2^-16: integers that
 /// sum to exactly 65536. Both renderers multiply by these integers.
-public struct GaussianKernel: Hashable, Sendable {
+package struct GaussianKernel: Hashable, Sendable {
     /// The standard deviation in pixels, as given (`blur * scale / 2` for a shadow).
-    public let sigma: Double
+    package let sigma: Double
     /// The number of taps on each side of the centre: `ceil(3 * sigma)`, or 0 for an
     /// identity kernel (see ``radius(forSigma:)``).
-    public let radius: Int
+    package let radius: Int
     /// The `2 * radius + 1` weights, offsets `-radius...radius` in increasing order, in
     /// units of 2^-16: symmetric, each `round(w * 65536)` of the Double-normalised Gaussian
     /// except the centre, which makes the sum exactly 65536.
-    public let weights: [UInt32]
+    package let weights: [UInt32]
 
     /// The sum of the weights: 2^16.
-    public static let weightSum: UInt32 = 1 << 16
+    package static let weightSum: UInt32 = 1 << 16
 
     /// The identity kernel: radius 0, weights `[65536]` (a hard shadow, `blur` 0).
-    public static let identity = GaussianKernel(sigma: 0)
+    package static let identity = GaussianKernel(sigma: 0)
 
     /// Builds the kernel for a standard deviation of `sigma` pixels.
     ///
@@ -42,7 +42,7 @@ public struct GaussianKernel: Hashable, Sendable {
     /// would not be normal `Float`s gives the identity kernel (radius 0, weights `[65536]`);
     /// otherwise the radius is `ceil(3 * sigma)` and the weight at offset `x` is
     /// `exp(-x^2 / (2 sigma^2)) / sum`, evaluated in `Double`.
-    public init(sigma: Double) {
+    package init(sigma: Double) {
         self.sigma = sigma
         let radius = GaussianKernel.radius(forSigma: sigma)
         self.radius = radius
@@ -74,12 +74,12 @@ public struct GaussianKernel: Hashable, Sendable {
     /// The kernel of a shadow: `sigma = blur * scale / 2` pixels (SCENE_FORMAT.md, the HTML
     /// canvas convention for `shadowBlur`), `blur` in base-space points. Both renderers build
     /// their kernel here so that sigma is rounded the same way.
-    public init(shadowBlur blur: Double, scale: Double) {
+    package init(shadowBlur blur: Double, scale: Double) {
         self.init(sigma: GaussianKernel.sigma(shadowBlur: blur, scale: scale))
     }
 
     /// The standard deviation in pixels of a shadow's blur: `blur * scale / 2`, in that order.
-    public static func sigma(shadowBlur blur: Double, scale: Double) -> Double {
+    package static func sigma(shadowBlur blur: Double, scale: Double) -> Double {
         blur * scale / 2
     }
 
@@ -94,7 +94,7 @@ public struct GaussianKernel: Hashable, Sendable {
     /// identity keeps both renderers identical. Also 0 for `sigma <= 0` and non-finite
     /// sigmas. Traps for a sigma whose radius exceeds `Int32.max` (the scene decoder bounds
     /// `blur` to 0...256). Callers size the blur's plane with this margin on every side.
-    public static func radius(forSigma sigma: Double) -> Int {
+    package static func radius(forSigma sigma: Double) -> Int {
         guard sigma.isFinite, sigma > 0 else { return 0 }
         let firstOffCentre = exp(-1 / (2 * sigma * sigma))
         guard firstOffCentre >= Double(Float.leastNormalMagnitude) else { return 0 }

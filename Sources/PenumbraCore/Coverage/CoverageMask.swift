@@ -15,22 +15,22 @@
 
 /// Coverage values over `region`; pixels outside the region, and inside it but in no span, have
 /// coverage 0.
-public struct CoverageMask: Sendable {
+@usableFromInline package struct CoverageMask: Sendable {
     /// A run of pixels of one row with nonzero coverage.
-    public struct Span: Sendable, Equatable {
+    @usableFromInline package struct Span: Sendable, Equatable {
         // 16 bytes: columns, counts and storage indices fit 32 bits (a mask has at most
         // 100 megapixels; coordinates are saturated to 2^30).
         private var x32: Int32, count32: Int32, valueStart32: Int32
         /// The coverage of every pixel of a constant span (unused for explicit spans).
-        public var constant: UInt8
+        @usableFromInline package var constant: UInt8
 
         init(x: Int, count: Int, valueStart: Int, constant: UInt8) {
             x32 = Int32(x); count32 = Int32(count); valueStart32 = Int32(valueStart); self.constant = constant
         }
         /// The first pixel's column (device x).
-        public var x: Int { Int(x32) }
+        @usableFromInline package var x: Int { Int(x32) }
         /// How many pixels the span covers (at least 1).
-        public var count: Int {
+        @usableFromInline package var count: Int {
             get { Int(count32) }
             set { count32 = Int32(newValue) }
         }
@@ -38,10 +38,10 @@ public struct CoverageMask: Sendable {
         /// pixel of the span has `constant`.
         var valueStart: Int { Int(valueStart32) }
         /// Whether every pixel of the span has the same coverage, `constant`.
-        public var isConstant: Bool { valueStart32 < 0 }
+        @usableFromInline package var isConstant: Bool { valueStart32 < 0 }
     }
 
-    public let region: PixelRect
+    @usableFromInline package let region: PixelRect
     /// For row `r` (relative to the region), its spans are `spans[rowStarts[r]..<rowStarts[r + 1]]`.
     private(set) var rowStarts: [Int]
     private(set) var spans: [Span]
@@ -55,7 +55,7 @@ public struct CoverageMask: Sendable {
 
     /// A mask from dense row-major U8 values over `region`. The values are kept as they are;
     /// each row becomes one explicit span over its nonzero range.
-    public init(region: PixelRect, values: [UInt8]) {
+    @usableFromInline package init(region: PixelRect, values: [UInt8]) {
         precondition(values.count == region.area)
         var rowStarts = [0], spans: [Span] = []
         rowStarts.reserveCapacity(region.height + 1)
@@ -75,7 +75,7 @@ public struct CoverageMask: Sendable {
     }
 
     /// A mask with the same coverage everywhere in `region`.
-    public init(region: PixelRect, constant: UInt8) {
+    @usableFromInline package init(region: PixelRect, constant: UInt8) {
         let rows = region.height, filled = constant != 0 && region.width > 0
         let span = Span(x: region.x, count: region.width, valueStart: -1, constant: constant)
         self.init(region: region, rowStarts: (0...rows).map { filled ? $0 : 0 },
@@ -83,13 +83,13 @@ public struct CoverageMask: Sendable {
     }
 
     /// An empty mask (no region, no coverage).
-    public static let empty = CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
+    @usableFromInline package static let empty = CoverageMask(region: PixelRect(x: 0, y: 0, width: 0, height: 0), values: [])
 
     /// Calls `body` with each span of row `y` that meets columns `from..<to`, cut to them, left
     /// to right: its first column, its pixel count, and either the coverage values (`values`,
     /// one per pixel) or, when `values` is nil, the one coverage `constant` of every pixel.
     @inline(__always)
-    public func forEachSpan(inRow y: Int, from: Int, to: Int,
+    @usableFromInline package func forEachSpan(inRow y: Int, from: Int, to: Int,
                             _ body: (_ x: Int, _ count: Int, _ values: UnsafePointer<UInt8>?, _ constant: UInt8) -> Void) {
         guard y >= region.y, y < region.maxY, from < to else { return }
         let row = y - region.y
@@ -111,7 +111,7 @@ public struct CoverageMask: Sendable {
     }
 
     /// Coverage at a pixel (0 outside the region).
-    public subscript(x: Int, y: Int) -> UInt8 {
+    @usableFromInline package subscript(x: Int, y: Int) -> UInt8 {
         var value: UInt8 = 0
         forEachSpan(inRow: y, from: x, to: x + 1) { _, _, values, constant in value = values?[0] ?? constant }
         return value
@@ -119,7 +119,7 @@ public struct CoverageMask: Sendable {
 
     /// Multiplies `row[i]` by the coverage at (x0 + i, y), which is 0 outside every span:
     /// `div255(row[i] x coverage)`, how renderers combine geometry and clip a row at a time.
-    public func multiplyRow(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
+    @usableFromInline package func multiplyRow(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
         var next = 0  // the first index not yet multiplied
         forEachSpan(inRow: y, from: x0, to: x0 + row.count) { x, count, values, constant in
             let start = x - x0
@@ -136,15 +136,15 @@ public struct CoverageMask: Sendable {
 
     /// The product of two coverages, `div255(a b)`.
     @inline(__always)
-    public static func product(_ a: UInt8, _ b: UInt8) -> UInt8 {
+    @usableFromInline package static func product(_ a: UInt8, _ b: UInt8) -> UInt8 {
         UInt8(truncatingIfNeeded: Fixed.div255(Int32(a) &* Int32(b)))
     }
 
     /// All coverage over the region, row-major, with zeros where no span is.
-    public func denseValues() -> [UInt8] { denseValues(in: region) }
+    @usableFromInline package func denseValues() -> [UInt8] { denseValues(in: region) }
 
     /// The coverage over `rect` (within the region), row-major, with zeros where no span is.
-    public func denseValues(in rect: PixelRect) -> [UInt8] {
+    @usableFromInline package func denseValues(in rect: PixelRect) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: rect.area)
         out.withUnsafeMutableBufferPointer { out in
             for row in 0..<rect.height {
@@ -158,7 +158,7 @@ public struct CoverageMask: Sendable {
     }
 
     /// The smallest rectangle holding every span (empty when the mask covers nothing).
-    public var spanBounds: PixelRect {
+    @usableFromInline package var spanBounds: PixelRect {
         var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         for row in 0..<max(0, region.height) where rowStarts[row] < rowStarts[row + 1] {
             minY = min(minY, region.y + row); maxY = region.y + row + 1
@@ -171,7 +171,7 @@ public struct CoverageMask: Sendable {
     }
 
     /// The sum of all coverage: the covered area in square pixels (each value / 255).
-    public var totalCoverage: Double {
+    @usableFromInline package var totalCoverage: Double {
         var total = 0
         for row in 0..<max(0, region.height) {
             forEachSpan(inRow: region.y + row, from: region.x, to: region.maxX) { _, count, values, constant in
@@ -183,7 +183,7 @@ public struct CoverageMask: Sendable {
 
     /// This mask times another (the other is read as 0 outside its spans); the result keeps
     /// this mask's region.
-    public func multiplied(by other: CoverageMask) -> CoverageMask {
+    @usableFromInline package func multiplied(by other: CoverageMask) -> CoverageMask {
         var values = denseValues()
         values.withUnsafeMutableBufferPointer { v in
             for row in 0..<region.height {

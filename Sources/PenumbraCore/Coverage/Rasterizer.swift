@@ -40,8 +40,8 @@
 
 
 /// Computes anti-aliased coverage masks of device shapes.
-/// Not API: the stage benchmarks (Benchmarks/, a package of their own) reach it as SPI.
-@_spi(Stages) public enum Rasterizer {
+/// Not API (package access): the coverage of one shape over a region of pixels.
+package enum Rasterizer {
     /// Coverage of `shape` over `region` (device pixels); every value is in 0...1.
     ///
     /// The cells are accumulated and resolved a band of `Accumulator.bandHeight` rows at a time,
@@ -49,7 +49,7 @@
     /// into a list, sorted by the band of their top row, and each band adds the rows of the edges
     /// that reach it. An edge's rows are the same pieces whichever band adds them, so every cell
     /// gets the same addends as in one pass over the whole region.
-    @_spi(Stages) public static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
+    package static func coverage(of shape: DeviceShape, in region: PixelRect) -> CoverageMask {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
         return AccumulationScratch.withScratch { scratch -> CoverageMask in
             var builder = CoverageMask.Builder(region: region)
@@ -90,7 +90,7 @@
     }
 
     /// The pixel region a shape can touch, within `bounds` (nil when it touches none).
-    @_spi(Stages) public static func region(of shape: DeviceShape, within bounds: PixelRect) -> PixelRect? {
+    package static func region(of shape: DeviceShape, within bounds: PixelRect) -> PixelRect? {
         guard let b = shape.bounds else { return nil }
         let r = PixelRect(enclosing: b).intersection(bounds)
         return r.isEmpty ? nil : r

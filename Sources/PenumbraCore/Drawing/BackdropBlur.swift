@@ -9,26 +9,26 @@
 // (FilterEvaluator) over the shape's bounds, so they share its arithmetic.
 
 /// A backdrop blur resolved into device pixels.
-public struct BackdropBlur: Hashable, Sendable {
+@usableFromInline package struct BackdropBlur: Hashable, Sendable {
     /// The region, in device pixels.
-    public var shape: DeviceShape
+    @usableFromInline package var shape: DeviceShape
     /// Gaussian sigma in pixels (`radius` x scale).
-    public var sigma: Double
+    @usableFromInline package var sigma: Double
     /// colorControls' saturation (1: unchanged).
-    public var saturation: Double
+    @usableFromInline package var saturation: Double
     /// Composited over the blurred backdrop with `normal`; nil for none.
-    public var tint: Color?
+    @usableFromInline package var tint: Color?
 
-    public init(shape: DeviceShape, sigma: Double, saturation: Double = 1, tint: Color? = nil) {
+    @usableFromInline package init(shape: DeviceShape, sigma: Double, saturation: Double = 1, tint: Color? = nil) {
         self.shape = shape; self.sigma = sigma; self.saturation = saturation; self.tint = tint
     }
 
     /// The filter graph of the replacement over `backdrop` (the target's pixels, extent its bounds).
-    public func replacement(of backdrop: Bitmap) -> FilterNode { replacement(over: .bitmap(backdrop)) }
+    @usableFromInline package func replacement(of backdrop: Bitmap) -> FilterNode { replacement(over: .bitmap(backdrop)) }
 
     /// The filter graph of the replacement over any node standing for the backdrop (the GPU
     /// substitutes its target texture for a pixel-less node of the target's extent).
-    public func replacement(over backdrop: FilterNode) -> FilterNode {
+    @usableFromInline package func replacement(over backdrop: FilterNode) -> FilterNode {
         var node = FilterNode.filtered(backdrop, .gaussianBlur(radius: sigma))
         if saturation != 1 { node = .filtered(node, .colorControls(saturation: saturation, brightness: 0, contrast: 1)) }
         if let tint { node = .filtered(.generator(.constantColor(tint)), .composite(mode: .normal, background: node)) }
@@ -40,7 +40,7 @@ extension GraphicsContext {
     /// Replaces what is drawn under `path` (times the clip) by it blurred with sigma `radius`
     /// points, its saturation adjusted and `tint` composited over it (UIVisualEffectView's blur,
     /// CSS backdrop-filter). Ignores the context alpha and blend mode; casts no shadow.
-    public func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
+    @usableFromInline package func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
         guard let shape = deviceShape(filling: path, rule: .nonzero) else { return }
         let blur = BackdropBlur(shape: shape, sigma: radius * list.scale, saturation: saturation, tint: tint)
         record(.blurBackdrop(blur, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: state.clip)))

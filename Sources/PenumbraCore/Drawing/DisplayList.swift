@@ -6,57 +6,57 @@
 // the state stack or the scene format.
 
 /// A filled region in device pixels: polygons (each implicitly closed) and a fill rule.
-public struct DeviceShape: Hashable, Sendable {
-    public var contours: [[Point]]
-    public var rule: FillRule
-    public init(contours: [[Point]], rule: FillRule) { self.contours = contours; self.rule = rule }
+@usableFromInline package struct DeviceShape: Hashable, Sendable {
+    @usableFromInline package var contours: [[Point]]
+    @usableFromInline package var rule: FillRule
+    @usableFromInline package init(contours: [[Point]], rule: FillRule) { self.contours = contours; self.rule = rule }
     /// The bounding box of every vertex, or nil when there is none.
-    public var bounds: Rect? {
+    @usableFromInline package var bounds: Rect? {
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         for c in contours { for p in c { x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y) } }
         guard x0 <= x1 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
     /// The shape translated by a device offset.
-    public func offsetBy(_ d: Point) -> DeviceShape {
+    @usableFromInline package func offsetBy(_ d: Point) -> DeviceShape {
         DeviceShape(contours: contours.map { $0.map { $0 + d } }, rule: rule)
     }
     /// True when there is nothing to fill.
-    public var isEmpty: Bool { contours.allSatisfy { $0.count < 3 } }
+    @usableFromInline package var isEmpty: Bool { contours.allSatisfy { $0.count < 3 } }
 }
 
 /// A clip: the coverage of `shape` times the coverage of its parent clip.
-public struct ClipNode: Hashable, Sendable {
-    public var parent: Int?
-    public var shape: DeviceShape
-    public init(parent: Int?, shape: DeviceShape) { self.parent = parent; self.shape = shape }
+@usableFromInline package struct ClipNode: Hashable, Sendable {
+    @usableFromInline package var parent: Int?
+    @usableFromInline package var shape: DeviceShape
+    @usableFromInline package init(parent: Int?, shape: DeviceShape) { self.parent = parent; self.shape = shape }
 }
 
 /// A shadow resolved into device pixels.
-public struct DeviceShadow: Hashable, Sendable {
+@usableFromInline package struct DeviceShadow: Hashable, Sendable {
     /// Offset in pixels (points times the scale, unaffected by the CTM).
-    public var offset: Point
+    @usableFromInline package var offset: Point
     /// Gaussian standard deviation in pixels (`blur * scale / 2`); 0 is a hard shadow.
-    public var sigma: Double
-    public var color: Color
-    public init(offset: Point, sigma: Double, color: Color) { self.offset = offset; self.sigma = sigma; self.color = color }
+    @usableFromInline package var sigma: Double
+    @usableFromInline package var color: Color
+    @usableFromInline package init(offset: Point, sigma: Double, color: Color) { self.offset = offset; self.sigma = sigma; self.color = color }
 }
 
 /// How a command's result is composited: resolved from the graphics state at the time it was drawn.
-public struct CompositeState: Hashable, Sendable {
+@usableFromInline package struct CompositeState: Hashable, Sendable {
     /// Context alpha (times a per-call alpha); scales the source before the blend.
-    public var alpha: Double
-    public var blendMode: BlendMode
-    public var shadow: DeviceShadow?
+    @usableFromInline package var alpha: Double
+    @usableFromInline package var blendMode: BlendMode
+    @usableFromInline package var shadow: DeviceShadow?
     /// Index into `DisplayList.clips`, nil for no clip.
-    public var clip: Int?
-    public init(alpha: Double = 1, blendMode: BlendMode = .normal, shadow: DeviceShadow? = nil, clip: Int? = nil) {
+    @usableFromInline package var clip: Int?
+    @usableFromInline package init(alpha: Double = 1, blendMode: BlendMode = .normal, shadow: DeviceShadow? = nil, clip: Int? = nil) {
         self.alpha = alpha; self.blendMode = blendMode; self.shadow = shadow; self.clip = clip
     }
 }
 
 /// One resolved drawing command.
-public enum DrawCommand: Hashable, Sendable {
+@usableFromInline package enum DrawCommand: Hashable, Sendable {
     /// A shape filled with a solid colour (fills and strokes both arrive here).
     case fill(DeviceShape, Color, CompositeState)
     /// An image drawn into a rectangle under a transform.
@@ -80,9 +80,9 @@ public struct DisplayList: Hashable, Sendable {
     public var scale: Double
     /// Fills the canvas before the commands; nil is transparent.
     public var background: Color?
-    public var clips: [ClipNode] = []
-    public var commands: [DrawCommand] = []
-    public init(width: Int, height: Int, scale: Double, background: Color?) {
+    @usableFromInline package var clips: [ClipNode] = []
+    @usableFromInline package var commands: [DrawCommand] = []
+    @usableFromInline package init(width: Int, height: Int, scale: Double, background: Color?) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
     }
 }

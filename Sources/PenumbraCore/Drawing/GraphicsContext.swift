@@ -23,7 +23,7 @@ public final class GraphicsContext {
         /// How images are sampled (CGContextSetInterpolationQuality).
         public var interpolationQuality: ImageInterpolation = .default
         /// Index into the display list's clip tree; nil is no clip.
-        public var clip: Int? = nil
+        package var clip: Int? = nil
     }
 
     private struct SavedState { var state: State; var startsLayer: Bool }

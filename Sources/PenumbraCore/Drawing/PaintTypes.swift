@@ -16,24 +16,24 @@ public struct NineSlice: Hashable, Sendable {
 }
 
 /// An image drawn into a destination rectangle.
-public struct ImageDraw: Hashable, Sendable {
+@usableFromInline package struct ImageDraw: Hashable, Sendable {
     /// The (already cropped) premultiplied pixels.
-    public var bitmap: Bitmap
+    @usableFromInline package var bitmap: Bitmap
     /// Image pixels per image point.
-    public var scale: Double
+    @usableFromInline package var scale: Double
     /// User space to device pixels.
-    public var transform: AffineTransform
+    @usableFromInline package var transform: AffineTransform
     /// Destination rectangle in user space.
-    public var rect: Rect
+    @usableFromInline package var rect: Rect
     /// Nine-slice resizing, nil for a plain image.
-    public var slicing: NineSlice?
+    @usableFromInline package var slicing: NineSlice?
     /// Template tint: draws this colour with the image's alpha; nil draws the image's colours.
-    public var tint: Color?
+    @usableFromInline package var tint: Color?
     /// Mirror the finished drawing horizontally within `rect`.
-    public var flippedHorizontally: Bool
+    @usableFromInline package var flippedHorizontally: Bool
     /// How texels are sampled: nearest, bilinear, or mipmapped (`high` and `default`).
-    public var interpolation: ImageInterpolation
-    public init(bitmap: Bitmap, scale: Double, transform: AffineTransform, rect: Rect,
+    @usableFromInline package var interpolation: ImageInterpolation
+    @usableFromInline package init(bitmap: Bitmap, scale: Double, transform: AffineTransform, rect: Rect,
                 slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false,
                 interpolation: ImageInterpolation = .default) {
         self.bitmap = bitmap; self.scale = scale; self.transform = transform; self.rect = rect
@@ -51,22 +51,22 @@ public struct GradientStop: Hashable, Sendable {
 }
 
 /// A gradient that fills the current clip.
-public struct GradientDraw: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+@usableFromInline package struct GradientDraw: Hashable, Sendable {
+    @usableFromInline package enum Kind: Hashable, Sendable {
         /// Parameter 0 at `start`, 1 at `end`, constant along perpendiculars.
         case linear(start: Point, end: Point)
         /// The canvas two-circle gradient: the largest t whose circle (lerped centre and radius) holds the point.
         case radial(startCenter: Point, startRadius: Double, endCenter: Point, endRadius: Double)
     }
-    public var kind: Kind
-    public var stops: [GradientStop]
+    @usableFromInline package var kind: Kind
+    @usableFromInline package var stops: [GradientStop]
     /// Paint the first colour before t = 0.
-    public var extendStart: Bool
+    @usableFromInline package var extendStart: Bool
     /// Paint the last colour after t = 1.
-    public var extendEnd: Bool
+    @usableFromInline package var extendEnd: Bool
     /// User space to device pixels.
-    public var transform: AffineTransform
-    public init(kind: Kind, stops: [GradientStop], extendStart: Bool = true, extendEnd: Bool = true,
+    @usableFromInline package var transform: AffineTransform
+    @usableFromInline package init(kind: Kind, stops: [GradientStop], extendStart: Bool = true, extendEnd: Bool = true,
                 transform: AffineTransform) {
         self.kind = kind; self.stops = stops; self.extendStart = extendStart; self.extendEnd = extendEnd
         self.transform = transform

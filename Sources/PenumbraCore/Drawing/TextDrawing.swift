@@ -23,7 +23,7 @@
 // nothing. So the bytes are those of the unbounded layer (a test checks it).
 
 /// One drawing step of a laid-out text, in user space.
-public enum TextPiece: Hashable, Sendable {
+package enum TextPiece: Hashable, Sendable {
     /// A run's glyph outlines plus its underline and strikethrough rectangles, filled with the
     /// nonzero rule; nil colour is the fill colour in force when the text is drawn.
     case fill(Path, Color?)
@@ -32,16 +32,16 @@ public enum TextPiece: Hashable, Sendable {
 }
 
 /// A laid-out text: what to draw and the box it occupies.
-public struct TextDrawing: Hashable, Sendable {
+package struct TextDrawing: Hashable, Sendable {
     /// The text's box in user space: its top-left and the widest line by the lines' total height
     /// (sizeWithFont:constrainedToSize:lineBreakMode:).
-    public var box: Rect
+    package var box: Rect
     /// The pieces in drawing order.
-    public var pieces: [TextPiece]
+    package var pieces: [TextPiece]
     /// How many lines were laid out and drawn.
-    public var lineCount: Int
+    package var lineCount: Int
 
-    public init(box: Rect, pieces: [TextPiece], lineCount: Int) {
+    package init(box: Rect, pieces: [TextPiece], lineCount: Int) {
         self.box = box; self.pieces = pieces; self.lineCount = lineCount
     }
 }
@@ -49,7 +49,7 @@ public struct TextDrawing: Hashable, Sendable {
 /// The hook through which the core lays out text. The `Penumbra` module provides the standard
 /// engine (`TextEngines.standard`); the scene decoder calls it so that every font problem rejects
 /// the scene before anything is drawn.
-public protocol TextEngine: Sendable {
+package protocol TextEngine: Sendable {
     /// Checks that `source` is a font the engine can use; throws a message.
     func checkFont(_ source: FontSource) throws(TextEngineError)
     /// Checks that an installed font family of this name exists (the generic families
@@ -69,7 +69,7 @@ public struct TextEngineError: Error, Hashable, Sendable, CustomStringConvertibl
 extension GraphicsContext {
     /// Draws a laid-out text as SCENE_FORMAT.md says: one transparency layer holding each piece
     /// with normal blending, composited with the context's alpha, blend mode, shadow and clip.
-    public func draw(_ text: TextDrawing) { draw(text, boundingTheLayer: true) }
+    package func draw(_ text: TextDrawing) { draw(text, boundingTheLayer: true) }
 
     /// Blend modes whose result over a fully transparent source is the backdrop.
     static let modesKeepingBackdrop: Set<BlendMode> = Set(BlendMode.allCases).subtracting(

@@ -48,10 +48,10 @@ package struct FilterServices: Sendable {
 }
 
 /// A failure evaluating a filter graph (a region over the pixel limit, a renderer's error).
-public struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Evaluates filter graphs to bitmaps with one set of services.

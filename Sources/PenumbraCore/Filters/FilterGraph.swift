@@ -18,18 +18,18 @@
 // (fractional rectangles are rounded out, CGRectIntegral).
 
 /// The rectangle of pixels an image defines: finite whole pixels, or the whole plane.
-public enum FilterExtent: Hashable, Sendable {
+package enum FilterExtent: Hashable, Sendable {
     case finite(PixelRect)
     case infinite
 
     /// The finite rectangle, nil when infinite.
-    public var rect: PixelRect? {
+    package var rect: PixelRect? {
         if case .finite(let r) = self { return r }
         return nil
     }
 
     /// The pixels of both (an infinite extent is the identity).
-    public func intersection(_ o: FilterExtent) -> FilterExtent {
+    package func intersection(_ o: FilterExtent) -> FilterExtent {
         switch (self, o) {
         case (.infinite, _): return o
         case (_, .infinite): return self
@@ -38,7 +38,7 @@ public enum FilterExtent: Hashable, Sendable {
     }
 
     /// The smallest extent holding both (an empty rectangle adds nothing).
-    public func union(_ o: FilterExtent) -> FilterExtent {
+    package func union(_ o: FilterExtent) -> FilterExtent {
         switch (self, o) {
         case (.finite(let a), .finite(let b)):
             if a.isEmpty { return o }
@@ -112,7 +112,7 @@ public indirect enum FilterNode: Hashable, Sendable {
     case filtered(FilterNode, ImageFilter)
 
     /// The rectangle of pixels this node defines (SCENE_FORMAT.md's extent column).
-    public var extent: FilterExtent {
+    package var extent: FilterExtent {
         switch self {
         case .bitmap(let b): return .finite(PixelRect(x: 0, y: 0, width: b.width, height: b.height))
         case .generator: return .infinite

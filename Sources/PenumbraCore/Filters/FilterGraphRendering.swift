@@ -7,7 +7,7 @@
 // renderer.
 
 /// A renderer that evaluates filter graphs itself, byte-identical to FilterEvaluator.
-public protocol FilterGraphRendering: AnyObject {
+package protocol FilterGraphRendering: AnyObject {
     /// The pixels of `node` in `region` (transparent outside its extent), every region asked of
     /// any node at most `maxPixels`.
     func renderFilter(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap

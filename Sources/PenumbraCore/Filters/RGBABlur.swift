@@ -71,7 +71,7 @@ extension GaussianKernel {
     /// - Parameter threads: how many threads may share the rows; `nil` takes the project's
     ///   budget (`Parallelism.maxThreads`) for large images and 1 for small ones. The bytes do
     ///   not depend on it.
-    public func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int? = nil) {
+    package func blurRGBA(_ pixels: inout [UInt8], width: Int, height: Int, threads: Int? = nil) {
         blurRGBA(&pixels, width: width, height: height, threads: threads, rowCode: .rgbaBlur)
     }
 
@@ -139,7 +139,7 @@ extension GaussianKernel {
     }
 
     /// ``blurRGBA(_:width:height:threads:)`` on a bitmap's pixels.
-    public func blurRGBA(_ bitmap: inout Bitmap, threads: Int? = nil) {
+    package func blurRGBA(_ bitmap: inout Bitmap, threads: Int? = nil) {
         let (width, height) = (bitmap.width, bitmap.height)
         blurRGBA(&bitmap.pixels, width: width, height: height, threads: threads)
     }

@@ -9,7 +9,7 @@
 
 extension GaussianKernel {
     /// Blurs a row-major U8 plane in place (zeros outside it).
-    public func blurReference(_ plane: inout [UInt8], width: Int, height: Int) {
+    package func blurReference(_ plane: inout [UInt8], width: Int, height: Int) {
         guard radius > 0, width > 0, height > 0 else { return }
         var middle = [UInt32](repeating: 0, count: width * height)
         for y in 0..<height {

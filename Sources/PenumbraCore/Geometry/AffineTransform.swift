@@ -89,7 +89,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// The largest factor by which the transform stretches any vector (the larger singular
     /// value). Flattening in user space divides the device tolerance by it.
-    public var maximumStretch: Double {
+    package var maximumStretch: Double {
         // Singular values of [[a c] [b d]]: sqrt of the eigenvalues of M^T M.
         let p = a * a + b * b, q = a * c + b * d, r = c * c + d * d
         let mean = (p + r) / 2, diff = (p - r) / 2

@@ -17,15 +17,15 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     @inlinable public static func * (s: Double, a: Point) -> Point { Point(x: a.x * s, y: a.y * s) }
     @inlinable public static prefix func - (a: Point) -> Point { Point(x: -a.x, y: -a.y) }
     /// Dot product, treating the points as vectors.
-    @inlinable public func dot(_ o: Point) -> Double { x * o.x + y * o.y }
+    @inlinable package func dot(_ o: Point) -> Double { x * o.x + y * o.y }
     /// The z component of the cross product, treating the points as vectors.
-    @inlinable public func cross(_ o: Point) -> Double { x * o.y - y * o.x }
+    @inlinable package func cross(_ o: Point) -> Double { x * o.y - y * o.x }
     /// Euclidean length, treating the point as a vector.
     @inlinable public var length: Double { (x * x + y * y).squareRoot() }
     /// The point's coordinates are both finite.
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
     /// Linear interpolation from self (t = 0) to `o` (t = 1).
-    @inlinable public func lerp(_ o: Point, _ t: Double) -> Point { Point(x: x + (o.x - x) * t, y: y + (o.y - y) * t) }
+    @inlinable package func lerp(_ o: Point, _ t: Double) -> Point { Point(x: x + (o.x - x) * t, y: y + (o.y - y) * t) }
 }
 
 /// A width and a height (CGSize).

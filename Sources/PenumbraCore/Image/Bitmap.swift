@@ -9,7 +9,7 @@ public struct Bitmap: Hashable, Sendable {
     /// `width * height * 4` bytes: R, G, B, A, premultiplied.
     public var pixels: [UInt8]
     /// Mip levels built from these pixels, shared by copies; not part of the value (MipCache).
-    public let mipCache = MipCache()
+    package let mipCache = MipCache()
 
     /// A transparent bitmap.
     public init(width: Int, height: Int) {
@@ -65,21 +65,21 @@ public struct Bitmap: Hashable, Sendable {
 }
 
 /// Rounds half up, as every rounding in the scene format does.
-@inlinable public func roundHalfUp(_ x: Double) -> Double { (x + 0.5).rounded(.down) }
+@inlinable package func roundHalfUp(_ x: Double) -> Double { (x + 0.5).rounded(.down) }
 
 /// Premultiplies one straight-alpha channel value: round(c * a / 255).
-@inlinable public func premultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
+@inlinable package func premultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
     UInt8((Int(c) * Int(a) * 2 + 255) / 510)
 }
 
 /// Un-premultiplies one channel value: round(c * 255 / a), 0 when a is 0.
-@inlinable public func unpremultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
+@inlinable package func unpremultiply(_ c: UInt8, alpha a: UInt8) -> UInt8 {
     guard a != 0 else { return 0 }
     return UInt8(min(255, (Int(c) * 255 * 2 + Int(a)) / (2 * Int(a))))
 }
 
 /// The premultiplied RGBA8 texel at byte offset `p` as floats in 0...1: each byte divided by
 /// 255. The one byte-to-float rule of both renderers (destination reads, image and layer texels).
-@inlinable public func unitTexel(_ pixels: UnsafeBufferPointer<UInt8>, at p: Int) -> SIMD4<Float> {
+@inlinable package func unitTexel(_ pixels: UnsafeBufferPointer<UInt8>, at p: Int) -> SIMD4<Float> {
     SIMD4<Float>(Float(pixels[p]), Float(pixels[p + 1]), Float(pixels[p + 2]), Float(pixels[p + 3])) / 255
 }

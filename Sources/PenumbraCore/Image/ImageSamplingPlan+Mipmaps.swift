@@ -11,18 +11,18 @@
 // each region pair keeps its level, its atlas origin and its last texel.
 
 /// The mip level a region pair samples, and where it lies in the draw's atlas.
-public struct MipRegionLevel: Hashable, Sendable {
+@usableFromInline package struct MipRegionLevel: Hashable, Sendable {
     /// 0: the image itself (origin and last unused).
-    public var level: Int32
-    public var originX: Int32, originY: Int32
+    @usableFromInline package var level: Int32
+    @usableFromInline package var originX: Int32, originY: Int32
     /// The level's last column and row, relative to its origin.
-    public var lastX: Int32, lastY: Int32
+    @usableFromInline package var lastX: Int32, lastY: Int32
 
-    public init(level: Int32, originX: Int32, originY: Int32, lastX: Int32, lastY: Int32) {
+    @usableFromInline package init(level: Int32, originX: Int32, originY: Int32, lastX: Int32, lastY: Int32) {
         self.level = level; self.originX = originX; self.originY = originY; self.lastX = lastX; self.lastY = lastY
     }
 
-    public static let image = MipRegionLevel(level: 0, originX: 0, originY: 0, lastX: 0, lastY: 0)
+    @usableFromInline package static let image = MipRegionLevel(level: 0, originX: 0, originY: 0, lastX: 0, lastY: 0)
 }
 
 extension ImageSamplingPlan {

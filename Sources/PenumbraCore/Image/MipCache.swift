@@ -19,7 +19,7 @@
 import Synchronization
 
 /// Mip levels derived from a bitmap's pixels (see the file comment).
-public final class MipCache: Sendable {
+@usableFromInline package final class MipCache: Sendable {
     private struct State {
         /// The pixel array the levels were built from (nil: nothing built).
         var source: [UInt8]?
@@ -29,15 +29,15 @@ public final class MipCache: Sendable {
     }
     private let state = Mutex(State())
 
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Level `level` (>= 1) of the chain of `region` (texels of `bitmap`), built as needed.
-    public func level(_ level: Int, of region: PixelRect, in bitmap: Bitmap) -> Bitmap {
+    @usableFromInline package func level(_ level: Int, of region: PixelRect, in bitmap: Bitmap) -> Bitmap {
         state.withLock { state in MipCache.level(level, of: region, in: bitmap, &state) }
     }
 
     /// The atlas of `layout`: its entries' levels placed at their origins.
-    public func atlas(_ layout: MipAtlasLayout, of bitmap: Bitmap) -> Bitmap {
+    @usableFromInline package func atlas(_ layout: MipAtlasLayout, of bitmap: Bitmap) -> Bitmap {
         state.withLock { state in
             MipCache.validate(bitmap, &state)
             if layout.entries.count == 1, let e = layout.entries.first, e.originX == 0, e.originY == 0 {
@@ -93,25 +93,25 @@ public final class MipCache: Sendable {
 }
 
 /// One region level in a draw's atlas.
-public struct MipAtlasEntry: Hashable, Sendable {
+@usableFromInline package struct MipAtlasEntry: Hashable, Sendable {
     /// The region's texels in the image (level 0).
-    public var region: PixelRect
-    public var level: Int
+    @usableFromInline package var region: PixelRect
+    @usableFromInline package var level: Int
     /// Where the level's top-left texel lies in the atlas.
-    public var originX: Int32, originY: Int32
-    public init(region: PixelRect, level: Int, originX: Int32, originY: Int32) {
+    @usableFromInline package var originX: Int32, originY: Int32
+    @usableFromInline package init(region: PixelRect, level: Int, originX: Int32, originY: Int32) {
         self.region = region; self.level = level; self.originX = originX; self.originY = originY
     }
 }
 
 /// The distinct region levels a draw samples, laid side by side in one atlas.
-public struct MipAtlasLayout: Hashable, Sendable {
-    public var entries: [MipAtlasEntry]
-    public var width: Int, height: Int
-    public init(entries: [MipAtlasEntry], width: Int, height: Int) { self.entries = entries; self.width = width; self.height = height }
+@usableFromInline package struct MipAtlasLayout: Hashable, Sendable {
+    @usableFromInline package var entries: [MipAtlasEntry]
+    @usableFromInline package var width: Int, height: Int
+    @usableFromInline package init(entries: [MipAtlasEntry], width: Int, height: Int) { self.entries = entries; self.width = width; self.height = height }
 }
 
 extension Bitmap {
     /// The atlas of a draw's mip levels (built once per pixel content and kept with the bitmap).
-    public func mipAtlas(_ layout: MipAtlasLayout) -> Bitmap { mipCache.atlas(layout, of: self) }
+    @usableFromInline package func mipAtlas(_ layout: MipAtlasLayout) -> Bitmap { mipCache.atlas(layout, of: self) }
 }

@@ -160,7 +160,7 @@ public enum PNGCodec {
     /// `encode` on `threads` threads (0: one per core); the output is the same for every count.
     /// `encode`, always as RGBA (colour type 6) even when opaque: the frames of an APNG share
     /// the first frame's header, so they must share a colour type.
-    public static func encodeRGBA(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
+    package static func encodeRGBA(_ bitmap: Bitmap, compressionLevel: Int = 6, filter: PNGFilter = .adaptive) throws -> [UInt8] {
         guard (0...9).contains(compressionLevel) else {
             throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
         }

@@ -13,7 +13,7 @@
 // the transform's largest stretch.
 
 /// The device-space flattening tolerance of the scene format, in pixels.
-public let flatteningTolerance: Double = 1.0 / 64.0
+package let flatteningTolerance: Double = 1.0 / 64.0
 
 /// Most pieces one curve may become: a guard against absurd coordinates, far above what any
 /// on-canvas curve needs at 1/64 px (a circle of radius 10^6 px needs about 18,000 in all).
@@ -21,7 +21,7 @@ let maximumPiecesPerCurve = 1 << 16
 
 extension Path {
     /// The path mapped through `transform` and flattened to polylines within `tolerance`.
-    public func flattened(transform: AffineTransform = .identity, tolerance: Double = flatteningTolerance) -> [FlatSubpath] {
+    package func flattened(transform: AffineTransform = .identity, tolerance: Double = flatteningTolerance) -> [FlatSubpath] {
         flattened(transform: transform, tolerance: tolerance, pointLimit: .max) ?? []
     }
 

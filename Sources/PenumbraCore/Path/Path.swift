@@ -142,13 +142,13 @@ public struct Path: Hashable, Sendable {
 /// `startTangent` and `endTangent` are the curve's own directions at the subpath's two ends
 /// when a curve begins or ends it (nil for a line, where the first or last chord is exact): a
 /// stroke's caps are perpendicular to the path there, not to the flattened chord.
-public struct FlatSubpath: Hashable, Sendable {
-    public var points: [Point]
-    public var smooth: [Bool]
-    public var isClosed: Bool
-    public var startTangent: Point?
-    public var endTangent: Point?
-    public init(points: [Point], smooth: [Bool], isClosed: Bool, startTangent: Point? = nil, endTangent: Point? = nil) {
+package struct FlatSubpath: Hashable, Sendable {
+    package var points: [Point]
+    package var smooth: [Bool]
+    package var isClosed: Bool
+    package var startTangent: Point?
+    package var endTangent: Point?
+    package init(points: [Point], smooth: [Bool], isClosed: Bool, startTangent: Point? = nil, endTangent: Point? = nil) {
         self.points = points; self.smooth = smooth; self.isClosed = isClosed
         self.startTangent = startTangent; self.endTangent = endTangent
     }

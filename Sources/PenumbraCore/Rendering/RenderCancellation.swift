@@ -70,10 +70,10 @@ extension RenderCancellation {
     }
 
     /// Throws `RenderCancelled` when the current token (if any) is cancelled.
-    public static func checkCurrent() throws { try current?.check() }
+    package static func checkCurrent() throws { try current?.check() }
 
     /// True when the current token (if any) is cancelled.
-    public static var currentIsCancelled: Bool { current?.isCancelled == true }
+    package static var currentIsCancelled: Bool { current?.isCancelled == true }
 }
 
 /// An int that C reads and writes only through penumbra_flag.h's atomic builtins, so sharing it

@@ -31,18 +31,18 @@ import Darwin
 
 /// Where a scene's image sources are looked up: a folder for relative paths, and files held
 /// in memory for `part:NAME` sources.
-public struct ImageSources: Sendable {
+package struct ImageSources: Sendable {
     /// The folder relative paths resolve inside; nil refuses every path.
-    public var baseDirectory: String?
+    package var baseDirectory: String?
     /// Files held in memory, by name, for sources written `part:NAME`; nil leaves `part:` an
     /// ordinary relative path.
-    public var parts: [String: [UInt8]]?
+    package var parts: [String: [UInt8]]?
     /// When set, every folder path resolved (read or probed) is recorded in it with its
     /// fingerprint, for caches that must notice a changed file (AssetAccessLog.swift).
     package var accessLog: AssetAccessLog?
 
     /// Sources looked up in `baseDirectory` (nil: paths refused) and `parts`.
-    public init(baseDirectory: String?, parts: [String: [UInt8]]? = nil) {
+    package init(baseDirectory: String?, parts: [String: [UInt8]]? = nil) {
         self.baseDirectory = baseDirectory; self.parts = parts
     }
 }

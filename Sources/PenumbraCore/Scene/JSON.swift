@@ -7,7 +7,7 @@
 // them) with an index for lookup; duplicate keys never get this far.
 
 /// A parsed JSON value.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false` (never confused with a number).
@@ -23,7 +23,7 @@ public enum JSONValue: Hashable, Sendable {
     case object(JSONObject)
 
     /// What kind of value this is, with an article, for messages ("a number", "an array", "null").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -35,51 +35,51 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Parses one JSON document (RFC 8259, strict); see `JSONParser`.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws -> JSONValue {
         var parser = JSONParser(bytes, maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 }
 
 /// A JSON object: members in document order, keys unique.
-public struct JSONObject: Hashable, Sendable {
+package struct JSONObject: Hashable, Sendable {
     /// One `"key": value` pair.
-    public struct Member: Hashable, Sendable {
+    package struct Member: Hashable, Sendable {
         /// The member's key.
-        public var key: String
+        package var key: String
         /// The member's value.
-        public var value: JSONValue
+        package var value: JSONValue
         /// A member.
-        public init(key: String, value: JSONValue) { self.key = key; self.value = value }
+        package init(key: String, value: JSONValue) { self.key = key; self.value = value }
     }
 
     /// The members in the order they were written.
-    public private(set) var members: [Member] = []
+    package private(set) var members: [Member] = []
     private var indexByKey: [String: Int] = [:]
 
     /// An empty object.
-    public init() {}
+    package init() {}
 
     /// An object with these members; nil when a key repeats.
-    public init?(_ members: [Member]) {
+    package init?(_ members: [Member]) {
         for m in members { guard insert(m.key, m.value) else { return nil } }
     }
 
     /// The keys in document order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
     /// The number of members.
-    public var count: Int { members.count }
+    package var count: Int { members.count }
     /// True when the object has this key.
-    public func contains(_ key: String) -> Bool { indexByKey[key] != nil }
+    package func contains(_ key: String) -> Bool { indexByKey[key] != nil }
     /// The value of `key`, or nil when the object has no such key.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard let i = indexByKey[key] else { return nil }
         return members[i].value
     }
 
     /// Appends a member; returns false (and changes nothing) when the key is already present.
     @discardableResult
-    public mutating func insert(_ key: String, _ value: JSONValue) -> Bool {
+    package mutating func insert(_ key: String, _ value: JSONValue) -> Bool {
         guard indexByKey[key] == nil else { return false }
         indexByKey[key] = members.count
         members.append(Member(key: key, value: value))

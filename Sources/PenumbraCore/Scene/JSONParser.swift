@@ -13,23 +13,23 @@
 // is skipped, as RFC 8259 section 8.1 permits.
 
 /// A strict JSON parser; `JSONValue.parse` is the usual entry point.
-public struct JSONParser {
+package struct JSONParser {
     /// The default nesting limit for arrays and objects.
-    public static let defaultMaxDepth = 512
+    package static let defaultMaxDepth = 512
 
     private let bytes: [UInt8]
     private let maxDepth: Int
     private var pos = 0
 
     /// A parser for one document held in `bytes`.
-    public init(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) {
+    package init(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.bytes = bytes; self.maxDepth = maxDepth
     }
 
     private enum Frame { case array, object }
 
     /// Parses the whole input as one JSON value; anything after it but whitespace is an error.
-    public mutating func parseDocument() throws -> JSONValue {
+    package mutating func parseDocument() throws -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { pos = 3 }
         var frames: [Frame] = []
         var arrays: [[JSONValue]] = []

@@ -7,14 +7,14 @@
 
 extension Scene {
     /// Replays every op onto `context`, in order.
-    public func replay(into context: GraphicsContext) {
+    package func replay(into context: GraphicsContext) {
         for op in ops { op.replay(into: context) }
     }
 }
 
 extension SceneOp {
     /// Performs this op as its one GraphicsContext call.
-    public func replay(into context: GraphicsContext) {
+    package func replay(into context: GraphicsContext) {
         switch self {
         case .save: context.saveGState()
         case .restore: context.restoreGState()

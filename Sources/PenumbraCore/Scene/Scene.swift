@@ -17,7 +17,7 @@ public struct Scene: Hashable, Sendable {
     /// The scene's images by name, as loaded (pixels and scale).
     public var images: [String: Image]
     /// The operations, in order.
-    public var ops: [SceneOp]
+    package var ops: [SceneOp]
     /// The scene's animated images by name; `images` and the ops hold their frames at `time`.
     public var animations: [String: AnimatedImage]
     /// Seconds: which frame of each animated image is drawn.
@@ -26,10 +26,10 @@ public struct Scene: Hashable, Sendable {
     public var limits: ResourceLimits = .default
     /// Pixels of its decoded images (every frame of an animation, offscreen and filtered images
     /// included): what they hold while it renders counts towards `limits.maxRenderBytes`.
-    public var decodedImagePixels = 0
+    package var decodedImagePixels = 0
 
     /// A scene from parts (not validated: `decode` is the checked way in).
-    public init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp],
+    package init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp],
                 animations: [String: AnimatedImage] = [:], time: Double = 0) {
         self.size = size; self.scale = scale; self.background = background; self.images = images; self.ops = ops
         self.animations = animations; self.time = time
@@ -87,7 +87,7 @@ public struct Scene: Hashable, Sendable {
     /// Decodes and validates a whole scene whose images are looked up in `sources` (a folder,
     /// or none, and files held in memory named `part:NAME`); otherwise as
     /// `decode(_:baseDirectory:limits:scale:time:environment:)`.
-    public static func decode(_ json: [UInt8], sources: ImageSources, limits: ResourceLimits = .default,
+    package static func decode(_ json: [UInt8], sources: ImageSources, limits: ResourceLimits = .default,
                               scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
         let root = try JSONValue.parse(json)
         var decoder = SceneDecoder(sources: sources, limits: limits, environment: environment)

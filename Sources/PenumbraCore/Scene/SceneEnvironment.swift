@@ -10,18 +10,18 @@ public struct SceneEnvironment: Sendable {
     /// Decoders for image files and data URIs.
     public var codecs: ImageCodecs
     /// Renders an offscreen image's display list; nil rejects offscreen images.
-    public var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
+    package var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
-    public var textEngine: (any TextEngine)?
+    package var textEngine: (any TextEngine)?
     /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`); nil rejects them.
     package var filterServices: FilterServices?
     /// Evaluates filter chains and generators in place of FilterEvaluator with `filterServices`
     /// (a GPU renderer's passes: FilterGraphRendering), called on the decoding thread with the
     /// node, the region and the pixel limit; nil: FilterEvaluator.
-    public var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
+    package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
 
     /// An environment without filters (`standard` has them).
-    public init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
                 textEngine: (any TextEngine)? = nil) {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
     }

@@ -6,7 +6,7 @@
 // are filled in by the decoder, so an op says everything it does.
 
 /// One validated scene operation.
-public enum SceneOp: Hashable, Sendable {
+package enum SceneOp: Hashable, Sendable {
     /// `save`: CGContextSaveGState.
     case save
     /// `restore`: CGContextRestoreGState.
@@ -65,9 +65,9 @@ public enum SceneOp: Hashable, Sendable {
 }
 
 /// A `drawImage` op: the image as the scene loaded it, plus the op's own attributes.
-public struct DrawImageOp: Hashable, Sendable {
+package struct DrawImageOp: Hashable, Sendable {
     /// Where the image goes: a rectangle, or its natural size at a point (user space).
-    public enum Placement: Hashable, Sendable {
+    package enum Placement: Hashable, Sendable {
         /// `rect: [x, y, w, h]` (UIImage drawInRect:).
         case rect(Rect)
         /// `at: [x, y]` (UIImage drawAtPoint:).
@@ -75,34 +75,34 @@ public struct DrawImageOp: Hashable, Sendable {
     }
 
     /// The key in the scene's `images`.
-    public var imageName: String
+    package var imageName: String
     /// The image as loaded (pixels and scale), before this op's crop, slicing, template and flip.
-    public var image: Image
+    package var image: Image
     /// The destination: a rectangle, or the natural size at a point.
-    public var placement: Placement
+    package var placement: Placement
     /// Blend mode for this call only (nil: the context's).
-    public var blendMode: BlendMode?
+    package var blendMode: BlendMode?
     /// Alpha for this call only, 0...1, multiplied with the context's.
-    public var alpha: Double
+    package var alpha: Double
     /// Sub-rectangle of the image in image points (CGImageCreateWithImageInRect).
-    public var crop: Rect?
+    package var crop: Rect?
     /// Nine-slice cap insets (image points) and resizing mode.
-    public var slicing: NineSlice?
+    package var slicing: NineSlice?
     /// `.template` draws the tint with the image's alpha.
-    public var renderingMode: RenderingMode
+    package var renderingMode: RenderingMode
     /// Template colour (only with `.template`); nil is black.
-    public var tint: Color?
+    package var tint: Color?
     /// Mirror the finished drawing within its rectangle (`flipped: "horizontal"`).
-    public var flippedHorizontally: Bool
+    package var flippedHorizontally: Bool
     /// Where the image goes in `rect` (only with `.rect`; `.scaleToFill` is the rect itself).
-    public var contentMode: ContentMode = .scaleToFill
+    package var contentMode: ContentMode = .scaleToFill
     /// Clip the draw (and its shadow) to the rect, or to the natural rect with `.at`.
-    public var clipsToBounds: Bool = false
+    package var clipsToBounds: Bool = false
     /// The requested sampling; carried for the renderers, which do not read it yet.
-    public var interpolation: ImageInterpolation = .default
+    package var interpolation: ImageInterpolation = .default
 
     /// A drawImage op; attributes default to a plain draw.
-    public init(imageName: String, image: Image, placement: Placement, blendMode: BlendMode? = nil, alpha: Double = 1,
+    package init(imageName: String, image: Image, placement: Placement, blendMode: BlendMode? = nil, alpha: Double = 1,
                 crop: Rect? = nil, slicing: NineSlice? = nil, renderingMode: RenderingMode = .original,
                 tint: Color? = nil, flippedHorizontally: Bool = false) {
         self.imageName = imageName; self.image = image; self.placement = placement
@@ -114,7 +114,7 @@ public struct DrawImageOp: Hashable, Sendable {
     /// template, then flip. Nil when the crop leaves nothing, in which case the op draws nothing:
     /// CGImageCreateWithImageInRect returns NULL for a rectangle that misses the image or is
     /// empty (zero width or height), and drawing a NULL image draws nothing.
-    public func finishedImage() -> Image? {
+    package func finishedImage() -> Image? {
         var result = image
         if let crop {
             guard !crop.isEmpty, let cropped = result.cropped(to: crop) else { return nil }
@@ -127,7 +127,7 @@ public struct DrawImageOp: Hashable, Sendable {
     }
 
     /// The bounds of the draw: the rect, or the natural rect of `image` at the point.
-    public func bounds(of image: Image) -> Rect {
+    package func bounds(of image: Image) -> Rect {
         switch placement {
         case .rect(let rect): return rect
         case .at(let p): return Rect(x: p.x, y: p.y, width: image.size.width, height: image.size.height)
@@ -135,7 +135,7 @@ public struct DrawImageOp: Hashable, Sendable {
     }
 
     /// Where `image` (the finished image) is drawn: the bounds placed by the content mode.
-    public func placedRect(of image: Image) -> Rect {
+    package func placedRect(of image: Image) -> Rect {
         contentMode.placedRect(imageSize: image.size, in: bounds(of: image))
     }
 }

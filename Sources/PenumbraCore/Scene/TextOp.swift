@@ -5,7 +5,7 @@
 // request is complete: the engine needs nothing else from the scene.
 
 /// A font as a scene asks for it: matched among installed fonts, or a file of the scene's `fonts`.
-public enum FontSelector: Hashable, Sendable {
+package enum FontSelector: Hashable, Sendable {
     /// fontconfig matching: family (or generic `sans-serif`, `serif`, `monospace`), weight 100...900, italic.
     case family(String, weight: Int, italic: Bool)
     /// A font file given in the scene's `fonts` map (or by the Swift API).
@@ -13,35 +13,35 @@ public enum FontSelector: Hashable, Sendable {
 }
 
 /// A font file's bytes and the face to use in it.
-public struct FontSource: Hashable, Sendable {
+package struct FontSource: Hashable, Sendable {
     /// The whole file (TrueType, OpenType/CFF or a collection).
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The face within a collection (0 for a single font).
-    public var index: Int
-    public init(bytes: [UInt8], index: Int = 0) { self.bytes = bytes; self.index = index }
+    package var index: Int
+    package init(bytes: [UInt8], index: Int = 0) { self.bytes = bytes; self.index = index }
 }
 
 /// A font and its size in points.
-public struct FontRequest: Hashable, Sendable {
-    public var selector: FontSelector
-    public var size: Double
-    public init(selector: FontSelector, size: Double) { self.selector = selector; self.size = size }
+package struct FontRequest: Hashable, Sendable {
+    package var selector: FontSelector
+    package var size: Double
+    package init(selector: FontSelector, size: Double) { self.selector = selector; self.size = size }
 }
 
 /// One styled run of text, every field resolved.
-public struct TextRun: Hashable, Sendable {
-    public var text: String
-    public var font: FontRequest
+package struct TextRun: Hashable, Sendable {
+    package var text: String
+    package var font: FontRequest
     /// Nil: the fill colour in force when the text is drawn.
-    public var color: Color?
-    public var underline: Bool
-    public var strikethrough: Bool
+    package var color: Color?
+    package var underline: Bool
+    package var strikethrough: Bool
     /// Extra points after each grapheme cluster.
-    public var kerning: Double
+    package var kerning: Double
     /// OpenType features on (value 1 or more) or off (0), in the order given.
-    public var features: [FontFeature]
+    package var features: [FontFeature]
 
-    public init(text: String, font: FontRequest, color: Color? = nil, underline: Bool = false, strikethrough: Bool = false,
+    package init(text: String, font: FontRequest, color: Color? = nil, underline: Bool = false, strikethrough: Bool = false,
                 kerning: Double = 0, features: [FontFeature] = []) {
         self.text = text; self.font = font; self.color = color; self.underline = underline
         self.strikethrough = strikethrough; self.kerning = kerning; self.features = features
@@ -96,31 +96,31 @@ public struct TextStyle: Hashable, Sendable {
 }
 
 /// Everything a TextEngine needs to lay out one text.
-public struct TextLayoutRequest: Hashable, Sendable {
-    public var runs: [TextRun]
-    public var style: TextStyle
-    public var placement: TextPlacement
-    public init(runs: [TextRun], style: TextStyle = TextStyle(), placement: TextPlacement) {
+package struct TextLayoutRequest: Hashable, Sendable {
+    package var runs: [TextRun]
+    package var style: TextStyle
+    package var placement: TextPlacement
+    package init(runs: [TextRun], style: TextStyle = TextStyle(), placement: TextPlacement) {
         self.runs = runs; self.style = style; self.placement = placement
     }
 }
 
 /// A `drawText` op: the request, its `frame`, and the layout the engine made when the scene was decoded.
-public struct DrawTextOp: Hashable, Sendable {
+package struct DrawTextOp: Hashable, Sendable {
     /// `frame`: a resizable image drawn behind the text as its own drawImage.
-    public struct Frame: Hashable, Sendable {
-        public var imageName: String
+    package struct Frame: Hashable, Sendable {
+        package var imageName: String
         /// The finished (sliced) image.
-        public var image: Image
+        package var image: Image
         /// Where the frame is drawn.
-        public var rect: Rect
-        public init(imageName: String, image: Image, rect: Rect) { self.imageName = imageName; self.image = image; self.rect = rect }
+        package var rect: Rect
+        package init(imageName: String, image: Image, rect: Rect) { self.imageName = imageName; self.image = image; self.rect = rect }
     }
 
-    public var request: TextLayoutRequest
-    public var frame: Frame?
-    public var drawing: TextDrawing
-    public init(request: TextLayoutRequest, frame: Frame?, drawing: TextDrawing) {
+    package var request: TextLayoutRequest
+    package var frame: Frame?
+    package var drawing: TextDrawing
+    package init(request: TextLayoutRequest, frame: Frame?, drawing: TextDrawing) {
         self.request = request; self.frame = frame; self.drawing = drawing
     }
 }

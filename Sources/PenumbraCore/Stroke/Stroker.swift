@@ -36,15 +36,15 @@
 // contour with a non-finite point is dropped, never returned.
 
 /// Outlines strokes: the shared stroking code of both renderers (CGContextStrokePath's geometry).
-public enum Stroker {
+package enum Stroker {
     /// The most dash pieces one `outline` call produces; the rest of the path is not dashed.
     /// A guard against patterns of tiny lengths on huge paths (it bounds time and memory).
-    public static let maximumDashPieces = 1_000_000
+    package static let maximumDashPieces = 1_000_000
 
     /// The most outline points one `outline` call returns (2^25, 512 MiB of points); contours
     /// past it are dropped. A guard against absurd widths and dash patterns, far above what a
     /// scene within the format's limits of 1,000,000 path segments needs.
-    public static let maximumOutlinePoints = 1 << 25
+    package static let maximumOutlinePoints = 1 << 25
 
     /// Outlines flattened subpaths (user space) into contours to fill with the nonzero rule.
     ///
@@ -58,7 +58,7 @@ public enum Stroker {
     ///     in user space (`GraphicsContext` passes 1/64 px divided by the transform's largest
     ///     stretch). One that is not positive and finite is taken as 1/64.
     /// - Returns: contours in user space, each at least three points, implicitly closed.
-    public static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double) -> [[Point]] {
+    package static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double) -> [[Point]] {
         outline(subpaths, style: style, tolerance: tolerance, budget: nil, cancellation: nil).contours
     }
 
