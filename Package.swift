@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // NIOHTTP1's parser errors, told apart from the server's own (a client's malformed HTTP is 400).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc (a plugin only:
+        // nothing of it is built into the library or its clients).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: System libraries (a missing one names its Debian package)
@@ -104,6 +107,11 @@ let package = Package(
             dependencies: ["Penumbra", "PenumbraServer", "PenumbraSigning", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
+
+        // The seeds' programs in Swift (`swift run penumbra-examples OUT`): an executable of this package
+        // only, never built by the library's users, that sees only the public API.
+        .executableTarget(name: "penumbra-examples", dependencies: ["Penumbra", "PenumbraText"], path: "Examples/Swift",
+                          packageAccess: false),
 
         // MARK: Tests
         .target(name: "PenumbraTestSupport", dependencies: ["PenumbraCore"], path: "Tests/PenumbraTestSupport"),

@@ -58,8 +58,11 @@ public struct FilterImage: Hashable, Sendable {
                                                extendStart: true, extendEnd: true))
     }
 
-    /// The rectangle of pixels this image defines, or `.infinite`.
-    package var extent: FilterExtent { node.extent }
+    /// The rectangle of pixels the image defines (CIImage.extent), nil when it is infinite (a
+    /// generator, or a chain through `clampedToExtent()` that nothing has cropped).
+    public var extent: Rect? {
+        node.extent.rect.map { Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }
+    }
 
     /// This image with `filter` applied (CIImage.applyingFilter(_:parameters:)).
     public func applyingFilter(_ filter: ImageFilter) -> FilterImage {
@@ -105,7 +108,7 @@ public struct VignetteFilter: CustomImageFilter {
     public init(percentage: Double = 1) { self.percentage = percentage }
 
     public func outputImage(for input: FilterImage) -> FilterImage {
-        guard let e = input.extent.rect else { return input }
+        guard let e = input.node.extent.rect else { return input }
         let w = Double(e.width), h = Double(e.height)
         let mask = FilterImage.radialGradient(center: Point(x: Double(e.x) + w / 2, y: Double(e.y) + h / 2),
                                               radius0: min(w, h) / 2 * percentage, radius1: max(w, h) / 2)
@@ -144,7 +147,7 @@ public final class FilterContext {
         let region: PixelRect
         if let rect {
             region = PixelRect(enclosing: rect)
-        } else if let e = image.extent.rect {
+        } else if let e = image.node.extent.rect {
             region = e
         } else {
             throw FilterError("the image's extent is infinite; give the rectangle to render")

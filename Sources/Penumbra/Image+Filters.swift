@@ -5,7 +5,7 @@
 //
 // Output sizes: `applying(_:)` returns the bounding box of the transformed
 // image (the transform's translation only moves the content within it,
-// so it is dropped); `withDropShadow` keeps the image's size by default, so
+// so it is dropped); `renderingDropShadow` keeps the image's size by default, so
 // whatever of the shadow falls outside is cut off, as when drawing into a
 // context of the image's size; with `growingCanvas: true` the canvas grows
 // on each side to hold the whole shadow (offset plus three sigmas) and the
@@ -26,9 +26,10 @@ extension Image {
         }
     }
 
-    /// The image with a drop shadow. With `growingCanvas` the result grows to hold the whole
-    /// shadow; otherwise it keeps the image's size and clips the shadow to it.
-    public func withDropShadow(offset: Size, blur: Double, color: Color = .defaultShadow,
+    /// A new image: this one with a drop shadow, rendered now. With `growingCanvas` the result
+    /// grows to hold the whole shadow; otherwise it keeps the image's size and clips the shadow to
+    /// it. (`withDropShadow(offset:blur:color:)` is the lazy decorator, drawn when it is drawn.)
+    public func renderingDropShadow(offset: Size, blur: Double, color: Color = .defaultShadow,
                                growingCanvas: Bool = false, renderer: Renderer = CPURenderer()) throws -> Image {
         var margin = EdgeInsets.zero
         if growingCanvas {

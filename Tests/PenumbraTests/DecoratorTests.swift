@@ -38,6 +38,31 @@ final class DecoratorTests: XCTestCase {
         XCTAssertLessThan(chained[60, 440].x, 250)
     }
 
+    func testChainedDecoratorsAreTheNestedInitialisers() throws {
+        let chain = mars.transformed(by: rotation).withDropShadow(offset: Size(width: -25, height: 15), blur: 20)
+        // The chain nests in the order it reads: the shadow is that of the transformed image.
+        let inner = try XCTUnwrap(chain.component as? TransformFilter)
+        XCTAssertEqual(inner.transform, rotation)
+        XCTAssertEqual(chain.offset, Size(width: -25, height: 15))
+        let chained = try render { ctx in
+            ctx.translateBy(x: 300, y: 350)
+            chain.draw(at: .zero, context: ctx)
+        }
+        let nested = try render { ctx in
+            ctx.translateBy(x: 300, y: 350)
+            ShadowFilter(TransformFilter(mars, transform: rotation), offset: Size(width: -25, height: 15), blur: 20)
+                .draw(at: .zero, context: ctx)
+        }
+        XCTAssertTrue(try XCTUnwrap(ImageDifference(chained, nested)).isExact)
+        // Without the shadow the pixel down-left of the rotated image stays white.
+        let unshadowed = try render { ctx in
+            ctx.translateBy(x: 300, y: 350)
+            mars.transformed(by: rotation).draw(at: .zero, context: ctx)
+        }
+        XCTAssertLessThan(chained[60, 440].x, 250)
+        XCTAssertEqual(unshadowed[60, 440].x, 255)
+    }
+
     func testTransformAroundShadowIsTheSameAsTheReverseOrder() throws {
         // The shadow is in base space, so wrapping order does not change the pixels.
         let a = try render { ctx in
@@ -68,9 +93,9 @@ final class DecoratorTests: XCTestCase {
         let small = try XCTUnwrap(mars.cropped(to: Rect(x: 0, y: 0, width: 64, height: 32)))
         let rotated = try small.applying(AffineTransform(rotationAngle: .pi / 2))
         XCTAssertEqual(rotated.bitmap.width, 32); XCTAssertEqual(rotated.bitmap.height, 64)
-        let shadowed = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2)
+        let shadowed = try small.renderingDropShadow(offset: Size(width: 4, height: 6), blur: 2)
         XCTAssertEqual(shadowed.bitmap.width, 64); XCTAssertEqual(shadowed.bitmap.height, 32)
-        let grown = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2, growingCanvas: true)
+        let grown = try small.renderingDropShadow(offset: Size(width: 4, height: 6), blur: 2, growingCanvas: true)
         XCTAssertGreaterThan(grown.bitmap.width, 64 + 4); XCTAssertGreaterThan(grown.bitmap.height, 32 + 6)
         // Growing keeps the image's own pixels intact somewhere inside: its top-left pixel is opaque
         // content, not shadow, and the far bottom-right corner holds only shadow.
@@ -89,10 +114,10 @@ final class DecoratorTests: XCTestCase {
             throw XCTSkip("no headless EGL/GLES 3 context: \(error)")
         }
         let before = gpu.lastFrameCounters.passes
-        let onGPU = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2, renderer: gpu)
+        let onGPU = try small.renderingDropShadow(offset: Size(width: 4, height: 6), blur: 2, renderer: gpu)
         XCTAssertGreaterThan(gpu.lastFrameCounters.passes, 0, "the given renderer drew the shadow")
         XCTAssertEqual(before, 0, "a fresh renderer had drawn nothing")
-        let onCPU = try small.withDropShadow(offset: Size(width: 4, height: 6), blur: 2)
+        let onCPU = try small.renderingDropShadow(offset: Size(width: 4, height: 6), blur: 2)
         XCTAssertTrue(try XCTUnwrap(ImageDifference(onCPU.bitmap, onGPU.bitmap)).isExact)
     }
 }
