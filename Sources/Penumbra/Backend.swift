@@ -12,18 +12,23 @@ import PenumbraGPU
 
 /// Which renderer to use.
 public enum Backend: String, Sendable, Hashable, CaseIterable {
-    /// A hardware GPU when a headless EGL context can be made on one, else the CPU.
+    /// A hardware GPU when a headless EGL context can be made on one, else the CPU; a software
+    /// rasterizer (llvmpipe) is not used, and a canvas, layer or shadow larger than the GPU's
+    /// texture size is rendered on the CPU. Setting `PENUMBRA_DISABLE_GPU=1` forces the CPU.
     case auto
     /// The CPU reference renderer.
     case cpu
-    /// The GLES renderer on a headless EGL context, software rasterizers included.
+    /// The GLES renderer on a headless EGL context, software rasterizers included; its pixels are
+    /// byte-identical to the CPU renderer's.
     case gpu
 }
 
 /// A renderer chosen for a backend request, with a note on why (for `auto`).
 public struct RendererChoice {
+    /// The renderer to render display lists with.
     public var renderer: Renderer
-    /// Which backend ran and why, e.g. "auto: rendering on the GPU (llvmpipe ...)".
+    /// For `auto`, which backend runs and why, e.g. "auto: rendering on the CPU: no GPU (...)";
+    /// nil for `cpu` and `gpu`.
     public var note: String?
 }
 

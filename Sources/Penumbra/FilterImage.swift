@@ -98,13 +98,16 @@ public protocol CustomImageFilter {
     func outputImage(for input: FilterImage) -> FilterImage
 }
 
-/// The seed's vignetter (MyVignetterFilter): a radial gradient from white at
-/// `percentage` x half the shorter side to black at half the longer side, centred on the
-/// input's extent, used as the mask of blendWithMask over a transparent background.
-/// An input of infinite extent is returned unchanged.
+/// A vignette built from other filters: a radial gradient from white at `percentage` x half the
+/// shorter side to black at half the longer side, centred on the input's extent, used as the
+/// mask of ``FilterImage/blended(withMask:background:)`` over a transparent background, so the
+/// image fades to transparent towards its corners. An input of infinite extent is returned
+/// unchanged.
 public struct VignetteFilter: CustomImageFilter {
-    /// The inner radius as a fraction of half the shorter side (the seed's inputPercentage).
+    /// The inner radius, where the fade starts, as a fraction of half the shorter side.
     public var percentage: Double
+    /// Creates the filter; `percentage` (1 by default) is the inner radius as a fraction of half
+    /// the input's shorter side.
     public init(percentage: Double = 1) { self.percentage = percentage }
 
     public func outputImage(for input: FilterImage) -> FilterImage {

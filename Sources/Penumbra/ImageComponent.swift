@@ -34,6 +34,7 @@ open class ImageDecorator: ImageComponent {
     /// The wrapped component.
     public let component: ImageComponent
 
+    /// Wraps `component`; the decorator's size is the component's.
     public init(_ component: ImageComponent) { self.component = component }
 
     open var size: Size { component.size }
@@ -51,7 +52,10 @@ open class ImageDecorator: ImageComponent {
 
 /// Draws the wrapped component under an extra transform, concatenated to the CTM (CGContextConcatCTM).
 public final class TransformFilter: ImageDecorator {
+    /// The transform concatenated to the CTM; it acts in user space, about the origin (not the
+    /// rectangle's centre), before the current transform.
     public let transform: AffineTransform
+    /// Wraps `component` so that it draws under `transform`.
     public init(_ component: ImageComponent, transform: AffineTransform) {
         self.transform = transform
         super.init(component)
@@ -62,9 +66,14 @@ public final class TransformFilter: ImageDecorator {
 /// Draws the wrapped component with a drop shadow (CGContextSetShadowWithColor): offset and blur
 /// in base-space points, unaffected by transforms, as in Quartz.
 public final class ShadowFilter: ImageDecorator {
+    /// The shadow's offset in base-space points (y down), unaffected by transforms.
     public let offset: Size
+    /// The blur in base-space points: the Gaussian's standard deviation is `blur * scale / 2`
+    /// pixels, `scale` being the canvas's pixels per point; 0 is a hard shadow.
     public let blur: Double
+    /// The shadow's colour; its alpha sets the shadow's opacity.
     public let color: Color
+    /// Wraps `component` so that it casts a shadow; `color` defaults to black at alpha 1/3, Quartz's.
     public init(_ component: ImageComponent, offset: Size, blur: Double, color: Color = .defaultShadow) {
         self.offset = offset; self.blur = blur; self.color = color
         super.init(component)

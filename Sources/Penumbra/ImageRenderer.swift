@@ -19,6 +19,10 @@ public struct ImageRenderer {
     /// one of `backend` per image.
     public var renderer: Renderer?
 
+    /// Creates a renderer of images `size` points large at `scale` pixels per point (1 by
+    /// default: `round(size * scale)` pixels), transparent unless `opaque`, rendered by a renderer
+    /// of `backend` (``Backend/cpu`` by default) made for each image, as
+    /// `UIGraphicsImageRenderer(size:format:)`.
     public init(size: Size, scale: Double = 1, opaque: Bool = false, backend: Backend = .cpu) {
         self.size = size; self.scale = scale; self.opaque = opaque; self.backend = backend
     }
@@ -29,7 +33,9 @@ public struct ImageRenderer {
         self.renderer = renderer
     }
 
-    /// Runs `drawing` on a new context and renders what it recorded.
+    /// Runs `drawing` on a new context and renders what it recorded, as
+    /// `UIGraphicsImageRenderer.image(actions:)`. Rethrows what `drawing` throws, and throws
+    /// `BackendUnavailable` when ``backend`` cannot make a renderer, or the renderer's error.
     public func image(_ drawing: (GraphicsContext) throws -> Void) throws -> Image {
         let context = GraphicsContext(size: size, scale: scale, background: opaque ? .white : nil)
         try drawing(context)

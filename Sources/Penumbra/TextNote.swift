@@ -6,6 +6,7 @@
 
 /// A resizable chrome sized to the text it holds.
 public struct TextNote: ImageComponent {
+    /// The note's text.
     public let text: AttributedText
     /// The chrome, usually resizable (`Image.resizable(capInsets:mode:)`).
     public let chrome: Image
@@ -13,10 +14,14 @@ public struct TextNote: ImageComponent {
     public let padding: EdgeInsets
     /// The text's width limit (nil: no limit).
     public let maxWidth: Double?
+    /// The paragraph style the text is laid out with.
     public let style: TextStyle
     /// The measured text.
     public let layout: TextLayout
 
+    /// Lays out `text` (wrapping at `maxWidth` points, or unbounded when nil) with `style`, and
+    /// makes a note whose natural ``size`` is the text's size grown by `padding` (points).
+    /// Throws `TextEngineError` when the text cannot be laid out (a font that cannot be used).
     public init(_ text: AttributedText, chrome: Image, padding: EdgeInsets, maxWidth: Double?,
                 style: TextStyle = TextStyle()) throws(TextEngineError) {
         self.text = text; self.chrome = chrome; self.padding = padding; self.maxWidth = maxWidth; self.style = style

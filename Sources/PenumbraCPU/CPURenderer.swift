@@ -15,6 +15,8 @@ import PenumbraCore
 
 /// The CPU reference renderer.
 public final class CPURenderer: Renderer {
+    /// Creates a CPU renderer. It needs no device and cannot fail; it keeps no state between
+    /// renders, so one renderer can render any number of display lists.
     public init() {}
     public var name: String { "cpu" }
 

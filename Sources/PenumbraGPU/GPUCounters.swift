@@ -13,15 +13,27 @@
 import CEGL
 import Foundation
 
-/// The counters of one GPU frame.
+/// The counters of one GPU frame, as ``GPURenderer/lastFrameCounters`` reports them for the last
+/// render; they encode as the `"gpu"` object of `penumbra bench --json` (`upload_bytes`,
+/// `readback_bytes`, `draw_calls`, `dispatches`, `passes`, `host_ms`).
 public struct GPUFrameCounters: Hashable, Sendable, Encodable {
+    /// Bytes handed to the driver for textures and buffers during the frame (such as masks,
+    /// gradient stop tables, image textures on first use, blur weights, coverage edges).
     public var uploadBytes = 0
+    /// Bytes read back from the GPU: the finished canvas.
     public var readbackBytes = 0
+    /// Draw calls issued.
     public var drawCalls = 0
+    /// Compute dispatches issued.
     public var dispatches = 0
+    /// Render or compute passes (today every draw call and every dispatch is its own pass).
     public var passes = 0
+    /// Time the renderer's own code spent on the CPU for the frame, in milliseconds: the frame's
+    /// wall-clock time on the rendering thread up to the readback, minus the time inside the
+    /// counted driver calls (so the driver's work is excluded as far as those calls show it).
     public var hostMilliseconds = 0.0
 
+    /// Counters all at zero.
     public init() {}
 
     enum CodingKeys: String, CodingKey {

@@ -10,16 +10,27 @@ import PenumbraCore
 
 /// Writes frames shown for `1 / fps` seconds each as one animated file.
 public protocol AnimationEncoder: Sendable {
+    /// The format's name in messages ("APNG", "WebP").
     var formatName: String { get }
+    /// Encodes premultiplied frames, all of one size, each shown for `1 / fps` seconds, as one
+    /// animated file that loops forever; throws when there are no frames, their sizes differ or
+    /// `fps` is out of the format's range.
     func encode(_ frames: [Bitmap], fps: Int) throws -> [UInt8]
 }
 
-/// Animated PNG.
+/// Animated PNG (APNG): the first frame is also the file's default image, so viewers without
+/// APNG support show it; every frame replaces the whole canvas. Loops forever.
 public struct APNGEncoder: AnimationEncoder {
+    /// zlib's compression level for every frame: 0 (none, fastest) ... 9 (smallest); 6 by default.
     public var compressionLevel: Int
+    /// Creates an encoder with a zlib compression level 0...9 (6 by default).
     public init(compressionLevel: Int = 6) { self.compressionLevel = compressionLevel }
+    /// "APNG".
     public var formatName: String { "APNG" }
 
+    /// Encodes the frames as an APNG, each shown for `1 / fps` seconds. Throws `ImageCodecError`
+    /// when `frames` is empty, `fps` is outside 1...65535 or the frames differ in size, and
+    /// `PNGError` when the compression level is outside 0...9.
     public func encode(_ frames: [Bitmap], fps: Int) throws -> [UInt8] {
         guard let first = frames.first else { throw ImageCodecError("APNG: no frames") }
         guard (1...65535).contains(fps) else { throw ImageCodecError("APNG: fps \(fps) is outside 1...65535") }
@@ -88,11 +99,19 @@ public struct APNGEncoder: AnimationEncoder {
 
 /// Animated WebP, lossy at `quality` or lossless.
 public struct AnimatedWebPEncoder: AnimationEncoder {
+    /// 1...100 (90 by default): the lossy quality, or, when ``lossless``, libwebp's compression
+    /// effort (higher is smaller and slower).
     public var quality: Int
+    /// Encodes every frame losslessly instead of lossy at ``quality``; false by default.
     public var lossless: Bool
+    /// Creates an encoder: lossy at quality 90 by default.
     public init(quality: Int = 90, lossless: Bool = false) { self.quality = quality; self.lossless = lossless }
+    /// "WebP".
     public var formatName: String { "WebP" }
 
+    /// Encodes the frames as an animated WebP that loops forever; frame `i` starts at
+    /// `i * 1000 / fps` milliseconds, rounded down. Throws `ImageCodecError` when `frames` is empty,
+    /// `fps` is below 1, ``quality`` is outside 1...100, the frames differ in size or libwebp fails.
     public func encode(_ frames: [Bitmap], fps: Int) throws -> [UInt8] {
         guard let first = frames.first else { throw ImageCodecError("WebP: no frames") }
         guard fps >= 1, (1...100).contains(quality) else { throw ImageCodecError("WebP: fps or quality out of range") }

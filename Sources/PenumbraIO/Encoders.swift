@@ -14,8 +14,13 @@ import Glibc
 
 /// PNG (the core's encoder): un-premultiplied, RGB when opaque, sRGB chunk, no timestamp.
 public struct PNGEncoder: ImageEncoder {
+    /// zlib's compression level: 0 (none, fastest) ... 9 (smallest); 6 by default. Encoding
+    /// throws `PNGError` outside 0...9.
     public var compressionLevel: Int
+    /// The PNG row filter; `PNGFilter.adaptive` by default.
     public var filter: PNGFilter
+    /// Creates an encoder with a zlib compression level 0...9 (6 by default) and a row filter
+    /// (adaptive by default). The same pixels and settings always give the same bytes.
     public init(compressionLevel: Int = 6, filter: PNGFilter = .adaptive) {
         self.compressionLevel = compressionLevel; self.filter = filter
     }
@@ -31,7 +36,11 @@ public struct JPEGEncoder: ImageEncoder {
     public var quality: Int
     /// 4:4:4 chroma instead of 4:2:0.
     public var fullChroma: Bool
+    /// Writes a progressive JPEG (refined in several scans) instead of a baseline one; false by default.
     public var progressive: Bool
+    /// Creates an encoder: quality 1...100 (90 by default), 4:2:0 chroma subsampling unless
+    /// `fullChroma`, baseline unless `progressive`. JPEG has no alpha: a translucent image is
+    /// flattened onto opaque white when encoded.
     public init(quality: Int = 90, fullChroma: Bool = false, progressive: Bool = false) {
         self.quality = quality; self.fullChroma = fullChroma; self.progressive = progressive
     }
@@ -61,9 +70,11 @@ public struct JPEGEncoder: ImageEncoder {
 
 /// WebP through libwebp: lossy at `quality`, or lossless.
 public struct WebPEncoder: ImageEncoder {
-    /// 1...100 (lossy only).
+    /// 1...100 (lossy only, but checked either way).
     public var quality: Int
+    /// Encodes losslessly instead of lossy at ``quality``; false by default.
     public var lossless: Bool
+    /// Creates an encoder: lossy at quality 1...100 (90 by default), or lossless.
     public init(quality: Int = 90, lossless: Bool = false) { self.quality = quality; self.lossless = lossless }
     public var formatName: String { "WebP" }
 

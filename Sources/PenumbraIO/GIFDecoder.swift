@@ -12,6 +12,9 @@ import PenumbraCore
 
 /// GIF through giflib.
 public struct GIFDecoder: ImageDecoder {
+    /// Creates the decoder; it has no options. It reads still and animated GIFs: frames are
+    /// composited onto a transparent canvas of the screen's size with their disposal, and a
+    /// delay under 11 ms counts as 100 ms, as browsers do.
     public init() {}
     public var formatName: String { "GIF" }
 

@@ -15,6 +15,9 @@ import PenumbraCore
 
 /// JPEG through libjpeg-turbo.
 public struct JPEGDecoder: ImageDecoder {
+    /// Creates the decoder; it has no options. It reads baseline and progressive JPEGs in grey,
+    /// YCbCr, CMYK and Adobe's YCCK, with libjpeg-turbo's defaults (accurate integer IDCT, fancy
+    /// upsampling).
     public init() {}
     public var formatName: String { "JPEG" }
 

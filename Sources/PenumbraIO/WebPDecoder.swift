@@ -9,6 +9,8 @@ import PenumbraCore
 
 /// WebP through libwebp.
 public struct WebPDecoder: ImageDecoder {
+    /// Creates the decoder; it has no options. It reads lossy, lossless and animated WebP, with
+    /// or without alpha.
     public init() {}
     public var formatName: String { "WebP" }
 

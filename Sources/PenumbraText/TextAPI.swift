@@ -11,14 +11,20 @@ import PenumbraCore
 /// A font: a family matched among installed fonts, or a font file; and a size in points.
 public struct Font: Hashable, Sendable {
     package var selector: FontSelector
+    /// The size in points (the em size, as `UIFont.pointSize`); 17 by default.
     public var size: Double
 
-    /// A family (or `sans-serif`, `serif`, `monospace`), weight 100...900 and slant, matched by fontconfig.
+    /// A family (or `sans-serif`, `serif`, `monospace`), weight 100...900 (400 regular, 700 bold)
+    /// and slant, matched by fontconfig among the installed fonts when the text is laid out (its
+    /// best match: unlike in a scene, a family that is not installed is not an error here; layout
+    /// throws `TextEngineError` only when fontconfig finds no font at all). The defaults are
+    /// sans-serif, 17 points, regular (400), upright.
     public init(family: String = "sans-serif", size: Double = 17, weight: Int = 400, italic: Bool = false) {
         selector = .family(family, weight: weight, italic: italic); self.size = size
     }
 
-    /// A font file (TrueType, OpenType/CFF or a collection with `index`); throws when it is not a usable font.
+    /// A font file (TrueType, OpenType/CFF or a collection with `index`, the face's 0-based
+    /// index); throws `TextEngineError` when the file cannot be read or is not a usable font.
     public init(file path: String, index: Int = 0, size: Double) throws(TextEngineError) {
         guard let data = FileManager.default.contents(atPath: path) else { throw TextEngineError("cannot read the font file \(path)") }
         let source = FontSource(bytes: [UInt8](data), index: index)
@@ -38,14 +44,31 @@ public struct Font: Hashable, Sendable {
 /// Text made of styled runs (NSAttributedString's role).
 public struct AttributedText: Hashable, Sendable {
     /// One run: its text and style; a nil colour is the context's fill colour.
+    ///
+    /// Each run is shaped on its own: no kerning or ligature forms across a run boundary.
     public struct Run: Hashable, Sendable {
+        /// The run's characters; `\n` starts a new paragraph.
         public var text: String
+        /// The font the run is set in (characters it lacks come from a fallback font).
         public var font: Font
+        /// The fill colour of the run's glyphs and lines; nil uses the context's fill colour when the
+        /// text is drawn.
         public var color: Color?
+        /// Draws a line under the run, placed and sized by the font's underline metrics
+        /// (`NSAttributedString.Key.underlineStyle`).
         public var underline: Bool
+        /// Draws a line through the run, placed and sized by the font's strikeout metrics
+        /// (`NSAttributedString.Key.strikethroughStyle`).
         public var strikethrough: Bool
+        /// Extra points after each grapheme cluster, the last one's included
+        /// (`NSAttributedString.Key.kern`); 0 by default.
         public var kerning: Double
+        /// OpenType features applied on top of the font's defaults (kerning, ligatures, mark
+        /// positioning), in the order given.
         public var features: [FontFeature]
+        /// Creates a run; by default it uses ``Font/init(family:size:weight:italic:)``'s defaults
+        /// (sans-serif, 17 points), the context's fill colour, no underline or strikethrough, no extra
+        /// kerning and no feature settings.
         public init(_ text: String, font: Font = Font(), color: Color? = nil, underline: Bool = false, strikethrough: Bool = false,
                     kerning: Double = 0, features: [FontFeature] = []) {
             self.text = text; self.font = font; self.color = color; self.underline = underline
@@ -53,7 +76,9 @@ public struct AttributedText: Hashable, Sendable {
         }
     }
 
+    /// The runs, in logical (reading) order.
     public var runs: [Run]
+    /// Text made of these runs, in logical (reading) order.
     public init(runs: [Run]) { self.runs = runs }
     /// A single run.
     public init(_ text: String, font: Font = Font(), color: Color? = nil) { runs = [Run(text, font: font, color: color)] }
@@ -84,6 +109,8 @@ public struct TextLayout: Sendable {
     public var box: Rect { drawing.box }
     /// The measured size (sizeWithFont:constrainedToSize:lineBreakMode:).
     public var size: Size { drawing.box.size }
+    /// The lines that are drawn, top to bottom (lines cut off by the line limit or the
+    /// rectangle's height are not included).
     public let lines: [Line]
     /// The pieces GraphicsContext.draw(_: TextDrawing) draws.
     package let drawing: TextDrawing

@@ -4,12 +4,24 @@
 
 /// An sRGB colour with straight alpha; components are in 0...1.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
-    public var red: Double, green: Double, blue: Double, alpha: Double
+    /// The red component, 0...1.
+    public var red: Double
+    /// The green component, 0...1.
+    public var green: Double
+    /// The blue component, 0...1.
+    public var blue: Double
+    /// The opacity, 0 (transparent) ... 1 (opaque); the colour components are not multiplied by it.
+    public var alpha: Double
+    /// Creates a colour from sRGB components in 0...1 and straight (not premultiplied) alpha,
+    /// as `UIColor(red:green:blue:alpha:)`; `alpha` defaults to 1 (opaque).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// Fully transparent (black with alpha 0).
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
     /// The default shadow colour: black at alpha 1/3 (Quartz's).
     public static let defaultShadow = Color(red: 0, green: 0, blue: 0, alpha: 1.0 / 3.0)

@@ -73,8 +73,9 @@
 
 /// What the renderers draw: a canvas size, a background and commands in order.
 public struct DisplayList: Hashable, Sendable {
-    /// Canvas size in pixels.
+    /// Canvas width in pixels.
     public var width: Int
+    /// Canvas height in pixels.
     public var height: Int
     /// Pixels per point.
     public var scale: Double

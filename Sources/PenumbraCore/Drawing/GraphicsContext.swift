@@ -14,11 +14,19 @@ public final class GraphicsContext {
     public struct State: Hashable, Sendable {
         /// The current transform: user space to device pixels.
         public var ctm: AffineTransform
+        /// The opacity, 0...1, that scales every later drawing's source (`CGContextSetAlpha`); 1 by default.
         public var alpha: Double = 1
+        /// How later drawings composite with what is already drawn (`CGContextSetBlendMode`);
+        /// ``BlendMode/normal`` by default.
         public var blendMode: BlendMode = .normal
+        /// The shadow every later drawing casts (`CGContextSetShadowWithColor`); nil, no shadow, by default.
         public var shadow: Shadow? = nil
+        /// The colour of later fills (`CGContextSetFillColorWithColor`); black by default.
         public var fillColor: Color = .black
+        /// The colour of later strokes (`CGContextSetStrokeColorWithColor`); black by default.
         public var strokeColor: Color = .black
+        /// Line width, caps, joins, miter limit and dash of later strokes; Quartz's defaults
+        /// (width 1, butt caps, miter joins, miter limit 10, solid).
         public var strokeStyle = StrokeStyle()
         /// How images are sampled (CGContextSetInterpolationQuality).
         public var interpolationQuality: ImageInterpolation = .default
@@ -132,11 +140,20 @@ public final class GraphicsContext {
 
     // MARK: Paint and line style
 
+    /// Sets the colour of later fills, as `CGContext.setFillColor(_:)`; black by default.
     public func setFillColor(_ color: Color) { state.fillColor = color }
+    /// Sets the colour of later strokes, as `CGContext.setStrokeColor(_:)`; black by default.
     public func setStrokeColor(_ color: Color) { state.strokeColor = color }
+    /// Sets the width of later strokes in user-space units (scaled by the current transform), as
+    /// `CGContext.setLineWidth(_:)`; 1 by default. A width of 0 strokes nothing.
     public func setLineWidth(_ width: Double) { state.strokeStyle.width = width }
+    /// Sets how later strokes end open subpaths and dashes, as `CGContext.setLineCap(_:)`;
+    /// ``LineCap/butt`` by default.
     public func setLineCap(_ cap: LineCap) { state.strokeStyle.cap = cap }
+    /// Sets how later strokes join segments, as `CGContext.setLineJoin(_:)`; ``LineJoin/miter`` by default.
     public func setLineJoin(_ join: LineJoin) { state.strokeStyle.join = join }
+    /// Sets the miter limit of later strokes, as `CGContext.setMiterLimit(_:)`: a miter join longer
+    /// than `limit` times the line width is drawn as a bevel. 10 by default.
     public func setMiterLimit(_ limit: Double) { state.strokeStyle.miterLimit = limit }
     /// CGContextSetLineDash; empty `lengths` is a solid line.
     public func setLineDash(phase: Double, lengths: [Double]) {

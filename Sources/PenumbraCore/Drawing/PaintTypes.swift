@@ -2,16 +2,33 @@
 // list carries them to the renderers (user-space geometry plus the device
 // transform; renderers map pixel centres back through its inverse).
 
-/// How the middle regions of a nine-slice image fill their space (UIImageResizingMode).
-public enum ResizingMode: String, Sendable, Hashable, CaseIterable { case tile, stretch }
+/// How the middle regions of a nine-slice image fill their space, as `UIImage.ResizingMode`.
+public enum ResizingMode: String, Sendable, Hashable, CaseIterable {
+    /// The middle regions repeat at the image's natural size, each tiling from its region's
+    /// top-left corner (`UIImage.ResizingMode.tile`); the default, as in UIKit.
+    case tile
+    /// The middle regions are scaled to fill their space (`UIImage.ResizingMode.stretch`).
+    case stretch
+}
 
-/// Whether an image draws its own colours or the tint with its alpha (UIImageRenderingMode).
-public enum RenderingMode: String, Sendable, Hashable, CaseIterable { case original, template }
+/// Whether an image draws its own colours or the tint with its alpha, as `UIImage.RenderingMode`.
+public enum RenderingMode: String, Sendable, Hashable, CaseIterable {
+    /// The image draws its own colours (`UIImage.RenderingMode.alwaysOriginal`); the default.
+    case original
+    /// The image draws its tint colour (black when none is set; the tint's alpha counts) where the
+    /// image has alpha, ignoring its colours (`UIImage.RenderingMode.alwaysTemplate`).
+    case template
+}
 
 /// Cap insets (image points) and resizing mode of a resizable image.
 public struct NineSlice: Hashable, Sendable {
+    /// The fixed corners and edges, in image points: the parts of the image outside these insets
+    /// keep their size, the middle is tiled or stretched.
     public var capInsets: EdgeInsets
+    /// How the middle regions fill their space.
     public var mode: ResizingMode
+    /// Creates a nine-slice description; `mode` defaults to ``ResizingMode/tile``, as in
+    /// `UIImage.resizableImage(withCapInsets:resizingMode:)`.
     public init(capInsets: EdgeInsets, mode: ResizingMode = .tile) { self.capInsets = capInsets; self.mode = mode }
 }
 
@@ -44,9 +61,12 @@ public struct NineSlice: Hashable, Sendable {
 
 /// One colour stop of a gradient.
 public struct GradientStop: Hashable, Sendable {
-    /// Position in 0...1; stops are sorted and an equal pair is a hard step.
+    /// Position along the gradient in 0...1; a gradient's stops must be in non-decreasing order,
+    /// and an equal pair is a hard step.
     public var offset: Double
+    /// The colour at this stop; colours are interpolated premultiplied between stops.
     public var color: Color
+    /// Creates a stop at `offset` (0...1) with `color`.
     public init(offset: Double, color: Color) { self.offset = offset; self.color = color }
 }
 

@@ -59,9 +59,13 @@ package protocol TextEngine: Sendable {
     func layout(_ request: TextLayoutRequest) throws(TextEngineError) -> TextDrawing
 }
 
-/// A text engine's complaint, without a place: the caller adds it.
+/// Why a font or a text could not be used: a font file that cannot be read or does not parse,
+/// a face index out of range, a family that no installed font matches. The message names no
+/// place; a scene decoder adds where in the scene the problem is.
 public struct TextEngineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, in words; also the error's ``description``.
     public var message: String
+    /// Creates the error with its message.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -53,6 +53,7 @@ package enum FilterExtent: Hashable, Sendable {
 /// A generated image of infinite extent (CIConstantColorGenerator, CILinearGradient,
 /// CIRadialGradient); positions are in pixels.
 public enum FilterGenerator: Hashable, Sendable {
+    /// Every pixel the colour, everywhere (`CIConstantColorGenerator`).
     case constantColor(Color)
     /// The `linearGradient` op's meaning, in pixels.
     case linearGradient(start: Point, end: Point, stops: [GradientStop], extendStart: Bool, extendEnd: Bool)
@@ -61,22 +62,44 @@ public enum FilterGenerator: Hashable, Sendable {
                         stops: [GradientStop], extendStart: Bool, extendEnd: Bool)
 }
 
-/// One filter of SCENE_FORMAT.md's table, with its parameters resolved.
+/// One Core Image-style filter, with its parameters resolved (docs/scene-format.md lists them
+/// with their defaults and how each changes the extent).
+///
+/// Filters work in the input image's pixel grid (origin top-left, one unit per pixel). The colour
+/// filters (``isColorFilter``) work on un-premultiplied sRGB values in 0...1 (no linearisation),
+/// change r, g, b and keep alpha unless said otherwise, clamp the result to 0...1 and keep the
+/// extent; luma is `0.2126 r + 0.7152 g + 0.0722 b`. Each filter's output is stored as 8-bit
+/// premultiplied pixels.
 public enum ImageFilter: Hashable, Sendable {
     /// Gaussian of sigma `radius` pixels (the shadow's integer kernel and passes).
     case gaussianBlur(radius: Double)
+    /// Saturation, brightness and contrast, in that order (`CIColorControls`):
+    /// `c = luma + saturation (c - luma)`, then `c + brightness`, then `(c - 0.5) contrast + 0.5`.
+    /// The identity is saturation 1, brightness 0, contrast 1.
     case colorControls(saturation: Double, brightness: Double, contrast: Double)
     /// Rows of 4 (r, g, b, a coefficients) for r, g, b and a, and a bias of 4.
     case colorMatrix(r: [Double], g: [Double], b: [Double], a: [Double], bias: [Double])
+    /// Mixes each colour with its sepia version by `intensity` (0: unchanged, 1: full sepia)
+    /// (`CISepiaTone`); sepia rows (0.393 0.769 0.189), (0.349 0.686 0.168), (0.272 0.534 0.131).
     case sepiaTone(intensity: Double)
+    /// Mixes each colour with `luma(c) x color` by `intensity` (0: unchanged, 1: fully tinted)
+    /// (`CIColorMonochrome`).
     case colorMonochrome(color: Color, intensity: Double)
+    /// Multiplies each component by `2^ev`, like changing a camera's exposure by `ev` stops
+    /// (`CIExposureAdjust`); 0 is the identity.
     case exposureAdjust(ev: Double)
+    /// Raises each component to `power` (`CIGammaAdjust`); 1 is the identity, and the power must be
+    /// above 0.
     case gammaAdjust(power: Double)
     /// Rotation about the grey axis; a positive angle (radians) turns red towards green.
     case hueAdjust(angle: Double)
+    /// Replaces each component `c` by `1 - c`, alpha kept (`CIColorInvert`).
     case colorInvert
     /// nil `center` / `radius`: the input extent's centre / half its shorter side.
     case vignette(center: Point?, radius: Double?, intensity: Double, falloff: Double)
+    /// Sharpens: `c + intensity (c - gaussianBlur(c, radius))`, `radius` a sigma in pixels, on
+    /// premultiplied values (the blur stored as 8 bits first), alpha kept, colour clamped to
+    /// 0...alpha (`CIUnsharpMask`). The extent is unchanged.
     case unsharpMask(radius: Double, intensity: Double)
     /// mix(background, input, luma of the mask); a nil background is transparent.
     case blendWithMask(mask: FilterNode, background: FilterNode?)

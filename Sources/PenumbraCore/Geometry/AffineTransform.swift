@@ -12,8 +12,21 @@ import Foundation
 
 /// A 2D affine transform with CGAffineTransform's fields and composition rules.
 public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
-    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+    /// The coefficient of x in `x' = a x + c y + tx` (the horizontal scale when there is no rotation or shear).
+    public var a: Double
+    /// The coefficient of x in `y' = b x + d y + ty`.
+    public var b: Double
+    /// The coefficient of y in `x' = a x + c y + tx`.
+    public var c: Double
+    /// The coefficient of y in `y' = b x + d y + ty` (the vertical scale when there is no rotation or shear).
+    public var d: Double
+    /// The horizontal translation, the constant term of `x' = a x + c y + tx`.
+    public var tx: Double
+    /// The vertical translation, the constant term of `y' = b x + d y + ty`.
+    public var ty: Double
 
+    /// Creates the transform `x' = a x + c y + tx`, `y' = b x + d y + ty`, as
+    /// `CGAffineTransform(a:b:c:d:tx:ty:)`.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
@@ -31,6 +44,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
+    /// True when the transform is exactly the identity (`CGAffineTransform.isIdentity`).
     public var isIdentity: Bool { self == .identity }
     /// The determinant `a d - b c`.
     public var determinant: Double { a * d - b * c }

@@ -4,17 +4,27 @@
 
 /// A point in a two-dimensional coordinate system (CGPoint).
 public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal coordinate (points in user space, pixels in device space), increasing to the right.
     public var x: Double
+    /// The vertical coordinate (points in user space, pixels in device space), increasing downwards.
     public var y: Double
+    /// Creates a point from its coordinates.
     public init(x: Double, y: Double) { self.x = x; self.y = y }
+    /// Creates a point from its coordinates, without labels: `Point(10, 20)`.
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    /// The origin, (0, 0) (`CGPoint.zero`).
     public static let zero = Point(x: 0, y: 0)
     public var description: String { "(\(x), \(y))" }
 
+    /// The component-wise sum, treating the points as vectors.
     @inlinable public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    /// The component-wise difference, treating the points as vectors.
     @inlinable public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    /// The point with both coordinates multiplied by `s`.
     @inlinable public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    /// The point with both coordinates multiplied by `s`.
     @inlinable public static func * (s: Double, a: Point) -> Point { Point(x: a.x * s, y: a.y * s) }
+    /// The point with both coordinates negated.
     @inlinable public static prefix func - (a: Point) -> Point { Point(x: -a.x, y: -a.y) }
     /// Dot product, treating the points as vectors.
     @inlinable package func dot(_ o: Point) -> Double { x * o.x + y * o.y }
@@ -30,9 +40,13 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 
 /// A width and a height (CGSize).
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal extent (points in user space, pixels in device space).
     public var width: Double
+    /// The vertical extent (points in user space, pixels in device space).
     public var height: Double
+    /// Creates a size from a width and a height.
     public init(width: Double, height: Double) { self.width = width; self.height = height }
+    /// A size of zero width and height (`CGSize.zero`).
     public static let zero = Size(width: 0, height: 0)
     public var description: String { "\(width)x\(height)" }
 }
@@ -40,22 +54,35 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 /// A rectangle (CGRect). Width and height may be negative, as in Quartz; the
 /// min/max accessors standardise.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The corner the size is measured from: the top-left corner when the size is not negative.
     public var origin: Point
+    /// The width and height as given, possibly negative (``width`` and ``height`` are their absolute values).
     public var size: Size
+    /// Creates a rectangle from an origin and a size.
     public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
+    /// Creates a rectangle from the coordinates of its origin and its size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         origin = Point(x: x, y: y); size = Size(width: width, height: height)
     }
+    /// The rectangle at (0, 0) with zero size (`CGRect.zero`).
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
     public var description: String { "(\(origin.x), \(origin.y), \(size.width), \(size.height))" }
 
+    /// The smallest x coordinate of the rectangle, its left edge (`CGRect.minX`).
     public var minX: Double { min(origin.x, origin.x + size.width) }
+    /// The smallest y coordinate of the rectangle, its top edge (`CGRect.minY`).
     public var minY: Double { min(origin.y, origin.y + size.height) }
+    /// The largest x coordinate of the rectangle, its right edge (`CGRect.maxX`).
     public var maxX: Double { max(origin.x, origin.x + size.width) }
+    /// The largest y coordinate of the rectangle, its bottom edge (`CGRect.maxY`).
     public var maxY: Double { max(origin.y, origin.y + size.height) }
+    /// The x coordinate of the rectangle's centre (`CGRect.midX`).
     public var midX: Double { origin.x + size.width / 2 }
+    /// The y coordinate of the rectangle's centre (`CGRect.midY`).
     public var midY: Double { origin.y + size.height / 2 }
+    /// The width, never negative (`CGRect.width`).
     public var width: Double { abs(size.width) }
+    /// The height, never negative (`CGRect.height`).
     public var height: Double { abs(size.height) }
     /// True when the rectangle encloses no area.
     public var isEmpty: Bool { size.width == 0 || size.height == 0 }
@@ -90,12 +117,18 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
 /// Insets for each edge of a rectangle (UIEdgeInsets): a nine-slice image's caps.
 public struct EdgeInsets: Hashable, Sendable {
+    /// The inset from the top edge, in points.
     public var top: Double
+    /// The inset from the left edge, in points.
     public var left: Double
+    /// The inset from the bottom edge, in points.
     public var bottom: Double
+    /// The inset from the right edge, in points.
     public var right: Double
+    /// Creates insets, in points, in `UIEdgeInsets`' order: top, left, bottom, right.
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }
+    /// No inset on any edge (`UIEdgeInsets.zero`).
     public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
 }

@@ -4,7 +4,9 @@
 
 /// An 8-bit premultiplied RGBA pixel buffer, rows top to bottom, 4 bytes a pixel.
 public struct Bitmap: Hashable, Sendable {
+    /// The width in pixels.
     public let width: Int
+    /// The height in pixels (the number of rows).
     public let height: Int
     /// `width * height * 4` bytes: R, G, B, A, premultiplied.
     public var pixels: [UInt8]

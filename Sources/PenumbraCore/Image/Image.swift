@@ -7,6 +7,8 @@
 
 /// A premultiplied RGBA8 image with a scale and UIKit's drawing attributes.
 public struct Image: Hashable, Sendable {
+    /// The image's pixels, premultiplied RGBA8, upright (any orientation already applied); with
+    /// ``scale`` they set the image's size in points.
     public var bitmap: Bitmap
     /// Pixels per point (2 for an @2x image).
     public var scale: Double

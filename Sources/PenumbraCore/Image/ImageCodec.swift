@@ -18,6 +18,7 @@
 public struct ImageHeader: Hashable, Sendable {
     /// Pixel size of a frame as stored (before orientation).
     public var width: Int
+    /// Pixel height of a frame as stored (before orientation).
     public var height: Int
     /// Frames in the file (1 for a still image).
     public var frameCount: Int
@@ -27,6 +28,7 @@ public struct ImageHeader: Hashable, Sendable {
         let (b, o2) = a.multipliedReportingOverflow(by: frameCount)
         return o1 || o2 ? Int.max : b
     }
+    /// Creates a header: the stored pixel size of one frame and the number of frames (1 by default).
     public init(width: Int, height: Int, frameCount: Int = 1) {
         self.width = width; self.height = height; self.frameCount = frameCount
     }
@@ -35,7 +37,9 @@ public struct ImageHeader: Hashable, Sendable {
 /// A codec's output: straight (un-premultiplied) RGBA8 frames as stored, and what the pipeline
 /// still applies to them.
 public struct DecodedFrames: Sendable {
+    /// Pixel width of every frame as stored (before orientation).
     public var width: Int
+    /// Pixel height of every frame as stored (before orientation).
     public var height: Int
     /// Straight RGBA8 frames, `width * height * 4` bytes each, every frame full size (composited).
     public var frames: [[UInt8]]
@@ -48,6 +52,9 @@ public struct DecodedFrames: Sendable {
     /// Every alpha is 255 by construction (JPEG): premultiplying is skipped without a scan.
     public var isOpaque = false
 
+    /// Creates a decoder's output: frames of `width * height * 4` straight RGBA8 bytes each,
+    /// their durations in seconds (empty for a still image), the ICC profile the pixels are in
+    /// (nil for sRGB) and the EXIF orientation to apply (``ImageOrientation/up`` by default).
     public init(width: Int, height: Int, frames: [[UInt8]], durations: [Double] = [], iccProfile: [UInt8]? = nil,
                 orientation: ImageOrientation = .up) {
         self.width = width; self.height = height; self.frames = frames; self.durations = durations
@@ -57,7 +64,9 @@ public struct DecodedFrames: Sendable {
 
 /// A decoding failure; `message` starts with the format's name ("JPEG: ...").
 public struct ImageCodecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, in words; also the error's ``description``.
     public var message: String
+    /// Creates the error with its message; start it with the format's name ("JPEG: ...").
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -92,17 +101,25 @@ public protocol ImageEncoder: Sendable {
 
 /// A decoded image file: premultiplied sRGB frames, upright.
 public struct DecodedImage: Sendable {
+    /// The frames, premultiplied sRGB and upright, all of one size; one for a still image (or when
+    /// only the first frame was asked for).
     public var frames: [Bitmap]
     /// Seconds per frame (empty for a still image).
     public var durations: [Double]
+    /// The name of the format the data was decoded as ("PNG", "JPEG"), the decoder's
+    /// ``ImageDecoder/formatName``.
     public var formatName: String
 }
 
 /// The decoders a scene or `Image(data:)` may use, and the colour manager for embedded profiles.
 public struct ImageCodecs: Sendable {
+    /// The decoders, tried in order: the first whose ``ImageDecoder/matches(_:)`` accepts the data decodes it.
     public var decoders: [any ImageDecoder]
+    /// Converts embedded ICC profiles to sRGB; nil leaves the pixels as stored (treated as sRGB).
     public var colorManager: (any ColorManaging)?
 
+    /// Creates a registry of `decoders` (tried in order) and an optional colour manager
+    /// (without one, embedded ICC profiles are ignored).
     public init(decoders: [any ImageDecoder], colorManager: (any ColorManaging)? = nil) {
         self.decoders = decoders; self.colorManager = colorManager
     }
@@ -110,7 +127,8 @@ public struct ImageCodecs: Sendable {
     /// PNG only, without colour management: what the core can do on its own.
     public static let png = ImageCodecs(decoders: [PNGImageDecoder()])
 
-    /// The decoder whose signature `data` starts with.
+    /// The decoder whose signature `data` starts with (the first that matches). Throws
+    /// ``ImageCodecError`` when none does.
     public func decoder(for data: [UInt8]) throws -> any ImageDecoder {
         guard let d = decoders.first(where: { $0.matches(data) }) else {
             let names = decoders.map(\.formatName)
@@ -132,7 +150,10 @@ public struct ImageCodecs: Sendable {
 
     /// Decodes `data`: sniffed, header checked against `maxPixels` (every frame counted) before
     /// any pixel is allocated, converted to sRGB, premultiplied and turned upright by the file's
-    /// orientation, or by `orientation` when given (it replaces the file's own).
+    /// orientation, or by `orientation` when given (it replaces the file's own). Throws
+    /// ``ImageCodecError`` when no decoder recognises the data, the image is empty or over
+    /// `maxPixels`, or the pixels do not decode (``RenderCancelled`` when the current
+    /// ``RenderCancellation`` is cancelled while an animation decodes).
     public func decode(_ data: [UInt8], maxPixels: Int, firstFrameOnly: Bool = false,
                        orientation: ImageOrientation? = nil) throws -> DecodedImage {
         let codec = try decoder(for: data)

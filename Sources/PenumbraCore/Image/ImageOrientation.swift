@@ -4,9 +4,30 @@
 // exactly as UIKit draws an image with that orientation: `right` is stored
 // turned 90 degrees anticlockwise and drawn turned clockwise, and so on.
 
-/// UIImage.Orientation: how the stored pixels are turned to be upright.
+/// How the stored pixels are turned to be upright, as `UIImage.Orientation` and the EXIF
+/// Orientation tag; raw values are the scene format's names.
+///
+/// Decoding applies it once, on load (``Bitmap/oriented(_:)``): an image's pixels are always
+/// stored upright and its size is the upright size, as UIKit draws it.
 public enum ImageOrientation: String, Hashable, Sendable, CaseIterable {
-    case up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored
+    /// The stored pixels are upright (`UIImage.Orientation.up`, EXIF 1).
+    case up
+    /// The stored pixels are turned 180° to be upright (`UIImage.Orientation.down`, EXIF 3).
+    case down
+    /// The stored pixels are turned 90° anticlockwise to be upright (`UIImage.Orientation.left`, EXIF 8).
+    case left
+    /// The stored pixels are turned 90° clockwise to be upright (`UIImage.Orientation.right`, EXIF 6).
+    case right
+    /// The stored pixels are mirrored horizontally to be upright (`UIImage.Orientation.upMirrored`, EXIF 2).
+    case upMirrored
+    /// The stored pixels are mirrored vertically to be upright (`UIImage.Orientation.downMirrored`, EXIF 4).
+    case downMirrored
+    /// The stored pixels are mirrored horizontally, then turned 90° anticlockwise, to be upright
+    /// (`UIImage.Orientation.leftMirrored`, EXIF 5).
+    case leftMirrored
+    /// The stored pixels are mirrored horizontally, then turned 90° clockwise, to be upright
+    /// (`UIImage.Orientation.rightMirrored`, EXIF 7).
+    case rightMirrored
 
     /// The orientation of an EXIF Orientation value 1...8 (nil for anything else).
     public init?(exif value: Int) {

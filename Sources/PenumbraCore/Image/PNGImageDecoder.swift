@@ -5,6 +5,7 @@
 
 /// PNG through libpng (the core's own codec).
 public struct PNGImageDecoder: ImageDecoder {
+    /// Creates the decoder; it has no options.
     public init() {}
     public var formatName: String { "PNG" }
 

@@ -18,13 +18,21 @@ public enum FillRule: String, Sendable, Hashable, CaseIterable {
 public struct Path: Hashable, Sendable {
     /// One path element; points are end points and control points in user space.
     public enum Element: Hashable, Sendable {
+        /// Starts a new subpath at the point (`CGPathElementType.moveToPoint`).
         case move(to: Point)
+        /// A straight line from the current point to the point (`CGPathElementType.addLineToPoint`).
         case line(to: Point)
+        /// A quadratic Bézier curve from the current point to `to`, with one control point
+        /// (`CGPathElementType.addQuadCurveToPoint`).
         case quad(control: Point, to: Point)
+        /// A cubic Bézier curve from the current point to `to`, with two control points
+        /// (`CGPathElementType.addCurveToPoint`).
         case cubic(control1: Point, control2: Point, to: Point)
         /// A rational quadratic Bézier with end weights 1 and middle weight `weight` (> 0).
         /// Weight cos(θ/2) traces a circular arc of angle θ when the control polygon is isosceles.
         case conic(control: Point, to: Point, weight: Double)
+        /// Closes the current subpath with a straight line back to its start
+        /// (`CGPathElementType.closeSubpath`).
         case close
     }
 
@@ -51,15 +59,18 @@ public struct Path: Hashable, Sendable {
     public mutating func addLine(to p: Point) {
         ensureCurrentPoint(p); elements.append(.line(to: p)); currentPoint = p
     }
-    /// Adds a quadratic Bézier curve.
+    /// Adds a quadratic Bézier curve from the current point to `p` (a move to `control` first,
+    /// when there is no current point).
     public mutating func addQuadCurve(to p: Point, control: Point) {
         ensureCurrentPoint(control); elements.append(.quad(control: control, to: p)); currentPoint = p
     }
-    /// Adds a cubic Bézier curve.
+    /// Adds a cubic Bézier curve from the current point to `p` (a move to `control1` first,
+    /// when there is no current point).
     public mutating func addCurve(to p: Point, control1: Point, control2: Point) {
         ensureCurrentPoint(control1); elements.append(.cubic(control1: control1, control2: control2, to: p)); currentPoint = p
     }
-    /// Adds a conic (rational quadratic) with middle weight `weight`.
+    /// Adds a conic (rational quadratic) from the current point to `p` with middle weight `weight`
+    /// (a move to `control` first, when there is no current point).
     public mutating func addConic(to p: Point, control: Point, weight: Double) {
         ensureCurrentPoint(control); elements.append(.conic(control: control, to: p, weight: weight)); currentPoint = p
     }

@@ -5,7 +5,9 @@
 
 /// Per-channel statistics of the difference between two bitmaps of the same size.
 public struct ImageDifference: Hashable, Sendable, CustomStringConvertible {
+    /// The width of both bitmaps, in pixels.
     public let width: Int
+    /// The height of both bitmaps, in pixels.
     public let height: Int
     /// The largest difference of any channel value.
     public let maxChannelDifference: Int

@@ -37,13 +37,15 @@ public final class RenderCancellation: Sendable {
 
 /// A render stopped by its `RenderCancellation`.
 public struct RenderCancelled: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Creates the error, for a renderer or a loop that stops because its token was cancelled.
     public init() {}
     public var description: String { "the render was cancelled" }
 }
 
 extension Renderer {
-    /// Renders with a cancellation token. Renderers that check between draws implement this;
-    /// the fallback checks before and after only.
+    /// Renders with a cancellation token, throwing ``RenderCancelled`` once it is set. Renderers that
+    /// check between draws implement this; this default implementation checks only before and
+    /// after the render.
     public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         try cancellation?.check()
         let bitmap = try render(list)
@@ -61,10 +63,20 @@ extension Renderer {
 // work out to other threads reads it once before and hands it to them (task
 // locals do not follow work onto other threads).
 extension RenderCancellation {
-    /// The token of the work this thread (or task) is doing, if its caller bound one.
+    /// The token of the work this thread (or task) is doing, if its caller bound one; nil otherwise.
+    ///
+    /// This is a task-local value: bind it for a piece of work with ``during(_:)``, or with
+    /// `RenderCancellation.$current.withValue(token) { ... }` (the same thing). Penumbra's long
+    /// loops that run inside that work (scene and image decoding, text layout, stroke outlining,
+    /// filters, rendering, PNG encoding) look at it and stop soon after the token is cancelled,
+    /// throwing ``RenderCancelled`` (the CPU and GPU renderers' `render(_:)` included; a text laid out
+    /// through the text API throws `TextEngineError` instead). Task-local values do not follow
+    /// work onto threads you start yourself: read it before handing work to other threads, and
+    /// bind it there again.
     @TaskLocal public static var current: RenderCancellation?
 
-    /// Runs `body` with this token as `RenderCancellation.current`.
+    /// Runs `body` with this token bound as ``current``, and returns what `body` returns;
+    /// rethrows what `body` throws (``RenderCancelled`` among them, once the token is cancelled).
     public func during<R>(_ body: () throws -> R) rethrows -> R {
         try RenderCancellation.$current.withValue(self, operation: body)
     }

@@ -8,14 +8,16 @@ public protocol Renderer: AnyObject {
     var name: String { get }
     /// Renders the list into a new bitmap of its size.
     func render(_ list: DisplayList) throws -> Bitmap
-    /// Renders the list, stopping between draws with `RenderCancelled` once `cancellation` is set
-    /// (RenderCancellation.swift has a default that checks only before and after).
+    /// Renders the list, stopping between draws with ``RenderCancelled`` once `cancellation` is set
+    /// (a default implementation checks only before and after the render).
     func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap
 }
 
 /// A failure while rendering (as opposed to a rejected input).
 public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, in words; also the error's ``description``.
     public var message: String
+    /// Creates the error with its message.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -23,7 +25,9 @@ public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
 /// The requested backend cannot run here (no GPU context, or a canvas it cannot hold).
 /// Lives in the core so that every backend can throw it; the command line maps it to exit 3.
 public struct BackendUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why the backend is unavailable, in words; also the error's ``description``.
     public var message: String
+    /// Creates the error with its message.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -50,24 +50,71 @@ package struct TextRun: Hashable, Sendable {
 
 /// An OpenType feature setting: a registered four-letter tag and its value (0 is off).
 public struct FontFeature: Hashable, Sendable {
+    /// The feature's registered four-letter OpenType tag, such as `"liga"`, `"kern"` or `"tnum"`.
+    /// A scene rejects a tag that is not registered; here it is passed to HarfBuzz as it is, and a
+    /// feature the font does not have changes nothing.
     public var tag: String
+    /// 0 turns the feature off, 1 turns it on; larger values pick an alternate, for features that
+    /// have several.
     public var value: Int
+    /// Creates a feature setting: `FontFeature(tag: "tnum", value: 1)` turns tabular figures on.
     public init(tag: String, value: Int) { self.tag = tag; self.value = value }
 }
 
-/// Horizontal alignment of lines (NSTextAlignment).
+/// Horizontal alignment of lines, as `NSTextAlignment`; raw values are the scene format's names.
+///
+/// Lines align within the width of the rectangle when the text is laid out in one, else within
+/// the text's box (its widest line).
 public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
-    case natural, left, center, right, justified
+    /// Left for a left-to-right paragraph, right for a right-to-left one (its first strong
+    /// character decides) (`NSTextAlignment.natural`); the default.
+    case natural
+    /// Lines start at the left edge (`NSTextAlignment.left`).
+    case left
+    /// Lines are centred (`NSTextAlignment.center`).
+    case center
+    /// Lines end at the right edge (`NSTextAlignment.right`).
+    case right
+    /// Every line of a paragraph but its last is stretched to the full width by widening its
+    /// spaces; the last line, and a line without spaces, align as ``natural``
+    /// (`NSTextAlignment.justified`).
+    case justified
 }
 
-/// NSLineBreakMode.
+/// How lines are broken, and how text that does not fit is cut, as `NSLineBreakMode`; raw values
+/// are the scene format's names.
+///
+/// The cutting modes act when the line limit (``TextStyle/numberOfLines``) or the height of the
+/// rectangle leaves text out: the last drawn line is cut there, with "…" (U+2026) for the
+/// truncating modes, as `UILabel` does.
 public enum LineBreakMode: String, Hashable, Sendable, CaseIterable {
-    case wordWrap, charWrap, clip, truncateHead, truncateTail, truncateMiddle
+    /// Lines break at word boundaries (Unicode line break opportunities); a word wider than the
+    /// line breaks between characters (`NSLineBreakMode.byWordWrapping`); the default.
+    case wordWrap
+    /// Lines break between any two characters (grapheme clusters) (`NSLineBreakMode.byCharWrapping`).
+    case charWrap
+    /// Wraps like ``wordWrap``; the last drawn line is cut off with no ellipsis
+    /// (`NSLineBreakMode.byClipping`).
+    case clip
+    /// Wraps like ``wordWrap``; the last drawn line begins with "…" in place of what is left out
+    /// (`NSLineBreakMode.byTruncatingHead`).
+    case truncateHead
+    /// Wraps like ``wordWrap``; the last drawn line ends with "…" in place of what is left out
+    /// (`NSLineBreakMode.byTruncatingTail`).
+    case truncateTail
+    /// Wraps like ``wordWrap``; the last drawn line keeps its start and end with "…" in the middle
+    /// (`NSLineBreakMode.byTruncatingMiddle`).
+    case truncateMiddle
 }
 
 /// Vertical placement of the lines within a `rect`.
 public enum TextVerticalAlignment: String, Hashable, Sendable, CaseIterable {
-    case top, center, bottom
+    /// The first line at the top of the rectangle; the default.
+    case top
+    /// The lines centred vertically in the rectangle, as `UILabel` places them.
+    case center
+    /// The last line at the bottom of the rectangle.
+    case bottom
 }
 
 /// Where a text is laid out, in user space.
@@ -80,14 +127,23 @@ public enum TextPlacement: Hashable, Sendable {
 
 /// Paragraph-level layout settings.
 public struct TextStyle: Hashable, Sendable {
+    /// How lines align horizontally; ``TextAlignment/natural`` by default.
     public var alignment: TextAlignment
+    /// How lines break and how text that does not fit is cut; ``LineBreakMode/wordWrap`` by default.
     public var lineBreakMode: LineBreakMode
     /// At most this many lines; 0 is no limit.
     public var numberOfLines: Int
+    /// Extra space between lines, in points (`NSParagraphStyle.lineSpacing`); 0 by default.
     public var lineSpacing: Double
+    /// The factor each line box's height is multiplied by (`NSParagraphStyle.lineHeightMultiple`);
+    /// 1 by default. The extra height falls below the text.
     public var lineHeightMultiple: Double
+    /// Where the lines go vertically when the text is laid out in a rectangle; ignored otherwise.
+    /// ``TextVerticalAlignment/top`` by default.
     public var verticalAlignment: TextVerticalAlignment
 
+    /// Creates a paragraph style; the defaults are natural alignment, word wrapping, no line
+    /// limit, no extra line spacing, line height multiple 1 and top vertical alignment.
     public init(alignment: TextAlignment = .natural, lineBreakMode: LineBreakMode = .wordWrap, numberOfLines: Int = 0,
                 lineSpacing: Double = 0, lineHeightMultiple: Double = 1, verticalAlignment: TextVerticalAlignment = .top) {
         self.alignment = alignment; self.lineBreakMode = lineBreakMode; self.numberOfLines = numberOfLines
