@@ -235,23 +235,29 @@ scene("blur-crop", [520, 200], [
                                              {"filter": "crop", "rect": [60, 40, 120, 100]}],
                "extent": [60, 40, 120, 100]}})
 
-# frosted: a frosted-glass card (UIVisualEffectView's blur, CSS backdrop-filter): colourful shapes,
-# then blurBackdrop under a rounded rect (radius 12 points, saturation 1.8, a light tint), text on the glass,
-# and a second, clipped panel whose blur is cut by a clip.
-ops = [{"op": "linearGradient", "start": [0, 0], "end": [480, 300], "stops": [[0, "#1E3A8A"], [1, "#7C3AED"]]}]
+# frosted: a frosted-glass card (UIVisualEffectView's blur, CSS backdrop-filter): colourful shapes (an offscreen
+# image, the backdrop), then blurBackdrop under a rounded rect (radius 12 points, saturation 1.8, a light tint),
+# text on the glass, and a round lens at the canvas's right edge. blurBackdrop, like a blur in Core Image, reads
+# transparent pixels beyond the canvas, so near an edge it would fade (alpha 245-254 along the right edge); the
+# lens instead draws the backdrop through clampToExtent and a blur of the same sigma, which repeats the edge
+# pixels outwards and stays opaque.
+backdrop = [{"op": "linearGradient", "start": [0, 0], "end": [480, 300], "stops": [[0, "#1E3A8A"], [1, "#7C3AED"]]}]
 for (x, y, r, c) in [(90, 80, 70, "#F59E0B"), (330, 70, 60, "#10B981"), (240, 230, 80, "#EF4444"), (430, 250, 50, "#38BDF8")]:
-    ops += [{"op": "setFillColor", "color": c}, {"op": "fill", "path": {"ellipse": [x - r, y - r, 2 * r, 2 * r]}}]
-ops += [{"op": "setFillColor", "color": "#FFFFFF"},
-        {"op": "drawText", "text": "Penumbra", "font": {"family": DEJAVU, "size": 40, "weight": 700}, "at": [150, 30]},
-        {"op": "blurBackdrop", "path": {"roundedRect": [50, 90, 300, 150], "radius": 22}, "radius": 12, "saturation": 1.8,
-         "tint": "#FFFFFF40"},
-        {"op": "setFillColor", "color": "#0F172A"},
-        {"op": "drawText", "text": "Frosted glass", "font": {"family": DEJAVU, "size": 22, "weight": 700}, "at": [74, 112]},
-        {"op": "drawText", "text": "blurBackdrop: blur, saturation, tint", "font": {"family": DEJAVU, "size": 14}, "at": [74, 148]},
-        {"op": "save"}, {"op": "clip", "path": {"ellipse": [370, 150, 100, 100]}},
-        {"op": "blurBackdrop", "path": {"rect": [360, 140, 120, 120]}, "radius": 6},
-        {"op": "restore"}]
-scene("frosted", [480, 300], ops, scale=1, background="#000000")
+    backdrop += [{"op": "setFillColor", "color": c}, {"op": "fill", "path": {"ellipse": [x - r, y - r, 2 * r, 2 * r]}}]
+backdrop += [{"op": "setFillColor", "color": "#FFFFFF"},
+             {"op": "drawText", "text": "Penumbra", "font": {"family": DEJAVU, "size": 40, "weight": 700}, "at": [150, 30]}]
+ops = [{"op": "drawImage", "image": "backdrop", "at": [0, 0]},
+       {"op": "blurBackdrop", "path": {"roundedRect": [50, 90, 300, 150], "radius": 22}, "radius": 12, "saturation": 1.8,
+        "tint": "#FFFFFF40"},
+       {"op": "setFillColor", "color": "#0F172A"},
+       {"op": "drawText", "text": "Frosted glass", "font": {"family": DEJAVU, "size": 22, "weight": 700}, "at": [74, 112]},
+       {"op": "drawText", "text": "blurBackdrop: blur, saturation, tint", "font": {"family": DEJAVU, "size": 14}, "at": [74, 148]},
+       {"op": "save"}, {"op": "clip", "path": {"ellipse": [370, 150, 100, 100]}},
+       {"op": "drawImage", "image": "lens", "at": [0, 0]},
+       {"op": "restore"}]
+scene("frosted", [480, 300], ops, scale=1, background="#000000", images={
+    "backdrop": {"size": [480, 300], "background": "#000000", "ops": backdrop},
+    "lens": {"input": "backdrop", "filters": [{"filter": "clampToExtent"}, {"filter": "gaussianBlur", "radius": 6}]}})
 
 # layers: group alpha, a shadow cast by a whole layer, a layer under a clip and a blend mode.
 scene("layers", [480, 300], [

@@ -40,7 +40,7 @@ extension GraphicsContext {
     /// Replaces what is drawn under `path` (times the clip) by it blurred with sigma `radius`
     /// points, its saturation adjusted and `tint` composited over it (UIVisualEffectView's blur,
     /// CSS backdrop-filter). Ignores the context alpha and blend mode; casts no shadow.
-    @usableFromInline package func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
+    public func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
         guard let shape = deviceShape(filling: path, rule: .nonzero) else { return }
         let blur = BackdropBlur(shape: shape, sigma: radius * list.scale, saturation: saturation, tint: tint)
         record(.blurBackdrop(blur, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: state.clip)))
