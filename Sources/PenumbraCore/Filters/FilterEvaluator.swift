@@ -48,10 +48,13 @@ package struct FilterServices: Sendable {
 }
 
 /// A failure evaluating a filter graph (a region over the pixel limit, a renderer's error).
-package struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
-    package var message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
+public struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, for people.
+    public var message: String
+    /// An error with `message`.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
 }
 
 /// Evaluates filter graphs to bitmaps with one set of services.
