@@ -20,7 +20,7 @@ struct AnimateCommand: ParsableCommand {
     var fps: Int
     @Option(help: "Seconds to render (default: the longest animated image's duration).")
     var duration: Double?
-    @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
+    @Option(help: ArgumentHelp(Backend.optionHelp))
     var backend: Backend = .auto
     @Option(help: "Pixels per point, overriding the scene's scale.")
     var scale: Double?
@@ -29,6 +29,7 @@ struct AnimateCommand: ParsableCommand {
     @Flag(help: "Lossless WebP.")
     var lossless = false
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var assets: AssetOptions
 
     func validate() throws {
         if !(1...1000).contains(fps) { throw ValidationError("--fps must be in 1...1000") }
@@ -38,7 +39,7 @@ struct AnimateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale)
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, assets: assets.assets)
         let seconds = duration ?? decoded.animationDuration
         guard seconds > 0 else {
             throw ToolError(.rejected, "\(scene): the scene has no animated image; give --duration")

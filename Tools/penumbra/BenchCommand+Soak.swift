@@ -24,7 +24,7 @@ extension BenchCommand {
     }
 
     func soak(_ count: Int, backends: [Backend], renderers: [Backend: Renderer]) throws {
-        let lists = try scenes.map { try SceneLoading.load($0, limits: limits.limits, scale: nil).displayList() }
+        let lists = try scenes.map { try SceneLoading.load($0, limits: limits.limits, scale: nil, assets: assets.assets).displayList() }
         var results: [SoakResult] = []
         for b in backends {
             let renderer = renderers[b]!

@@ -14,7 +14,7 @@ extension BenchCommand {
         func once() throws {
             var encodeTime = 0.0
             let total = try Measurement.time {
-                let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
+                let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil, assets: assets.assets)
                 let bitmap = try renderer.render(SceneLoading.record(scene, from: path))
                 encodeTime = try Measurement.time { _ = try encoder.encode(bitmap) }
             }

@@ -42,6 +42,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Resource hygiene: render the scenes round-robin this many times on one renderer per backend, reporting the resident set after 10, 100, 1,000 ... renders.")
     var soak: Int?
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var assets: AssetOptions
 
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene") }
@@ -93,7 +94,7 @@ struct BenchCommand: ParsableCommand {
         let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
         var results: [Result] = []
         for path in scenes {
-            let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
+            let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil, assets: assets.assets)
             for b in backends {
                 progress.say("\(path) on \(b.rawValue)")
                 if filters {

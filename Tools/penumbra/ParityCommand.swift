@@ -35,6 +35,7 @@ struct ParityCommand: ParsableCommand {
     @Option(help: "Folder for the report (images and index.html); created with its parents.")
     var report: String?
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var assets: AssetOptions
 
     func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene") }
@@ -79,7 +80,7 @@ struct ParityCommand: ParsableCommand {
 
     /// Decodes the scene and renders it on both backends; errors carry their exit status.
     private func renderBoth(_ path: String, cpu: Renderer, gpu: Renderer) throws -> (cpu: Bitmap, gpu: Bitmap) {
-        let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil)
+        let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil, assets: assets.assets)
         let list = try SceneLoading.record(scene, from: path)
         let reference: Bitmap
         do { reference = try cpu.render(list) } catch {

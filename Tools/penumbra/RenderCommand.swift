@@ -14,7 +14,7 @@ struct RenderCommand: ParsableCommand {
     var scene: String
     @Option(name: .shortAndLong, help: "The image to write (.png, .jpg, .webp), or - for standard output.")
     var output: String
-    @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
+    @Option(help: ArgumentHelp(Backend.optionHelp))
     var backend: Backend = .auto
     @Option(help: "Pixels per point, overriding the scene's scale.")
     var scale: Double?
@@ -24,6 +24,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Report the renderer and timings on standard error.")
     var verbose = false
     @OptionGroup var limits: LimitOptions
+    @OptionGroup var assets: AssetOptions
 
     func validate() throws {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
@@ -38,7 +39,8 @@ struct RenderCommand: ParsableCommand {
         let made = Result { try backend.makeRenderer() }
         let madeAt = Date()
         let environment = (try? made.get()).map { SceneEnvironment.standard(filteringWith: $0.renderer) } ?? .standard
-        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time, environment: environment)
+        let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time, assets: assets.assets,
+                                              environment: environment)
         let loaded = Date()
         let choice: RendererChoice
         do { choice = try made.get() } catch let e as BackendUnavailable {

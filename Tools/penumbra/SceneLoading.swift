@@ -3,10 +3,11 @@ import Foundation
 import Penumbra
 
 enum SceneLoading {
-    /// Reads and decodes a scene; `-` reads standard input (images then resolve against the
-    /// current directory). Rejections end with exit status 1. `environment`: `.standard`, or
+    /// Reads and decodes a scene; `-` reads standard input. Images and fonts resolve in `assets`
+    /// when given, else in the scene file's folder (the current directory for `-`), and must stay
+    /// inside it. Rejections end with exit status 1. `environment`: `.standard`, or
     /// `.standard(filteringWith:)` to evaluate filter chains on the renderer that will draw.
-    static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil,
+    static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil, assets: String? = nil,
                      environment: SceneEnvironment = .standard) throws -> Scene {
         let bytes: [UInt8]
         let base: String
@@ -21,7 +22,7 @@ enum SceneLoading {
             base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         }
         do {
-            return try Scene.decode(bytes, baseDirectory: base, limits: limits, scale: scale, time: time, environment: environment)
+            return try Scene.decode(bytes, baseDirectory: assets ?? base, limits: limits, scale: scale, time: time, environment: environment)
         } catch let error as SceneError {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }

@@ -19,10 +19,10 @@ struct ServeCommand: ParsableCommand {
     var host = "127.0.0.1"
     @Option(help: "The port to listen on (0: any free port).")
     var port = 8080
-    @Option(help: "auto (GPU when an EGL context can be made, else CPU), cpu or gpu.")
+    @Option(help: ArgumentHelp(Backend.optionHelp))
     var backend: Backend = .auto
-    @Option(help: "Renders at once, each on its own thread and renderer (default: the cores).")
-    var workers = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Renders at once, each on its own thread and renderer (default: the machine's cores, \(ProcessInfo.processInfo.activeProcessorCount) here).")
+    var workers: Int?
     @Option(help: "Requests that may wait for a worker before 429, those still sending their bodies included (a place is taken before the body is read).")
     var queue = 64
     @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
@@ -51,9 +51,12 @@ struct ServeCommand: ParsableCommand {
     var drainSeconds = 10.0
     @OptionGroup var limits: LimitOptions
 
+    /// `--workers`, or one per core.
+    var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
+
     func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be in 0...65535") }
-        if workers < 1 { throw ValidationError("--workers must be at least 1") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
         if queue < 0 { throw ValidationError("--queue must not be negative") }
         if timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
         if readTimeoutMs < 1 { throw ValidationError("--read-timeout-ms must be at least 1") }
@@ -69,12 +72,12 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         var config = ServerConfiguration()
-        config.host = host; config.port = port; config.backend = backend; config.workers = workers
+        config.host = host; config.port = port; config.backend = backend; config.workers = workerCount
         config.queue = queue; config.timeoutMilliseconds = timeoutMs; config.maxBodyBytes = maxBodyBytes
         config.readTimeoutMilliseconds = readTimeoutMs
         config.bodyMemoryBytes = bodyMemoryBytes; config.minBodyBytesPerSecond = minBodyBytesPerSecond
         config.maxConnections = maxConnections; config.acceptUnexpiringURLs = acceptUnexpiringUrls
-        config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits(sharedBy: workers)
+        config.cacheBytes = cacheBytes; config.drainSeconds = drainSeconds; config.limits = limits.limits(sharedBy: workerCount)
         if let assets {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: assets, isDirectory: &isDirectory), isDirectory.boolValue else {
