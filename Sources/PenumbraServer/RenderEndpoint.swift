@@ -63,11 +63,11 @@ struct RenderEndpoint: Sendable {
         let accessLog = assetFolder == nil ? nil : AssetAccessLog()
         request.sources.accessLog = accessLog
         let preference = RenderService.Preference(rawValue: request.options.backend) ?? .auto
-        let format = request.options.format, quality = request.options.quality
+        let format = request.options.format, quality = request.options.quality, lossless = request.options.lossless
         let job = RenderService.Job(
             preference: preference, deadline: arrival + .milliseconds(configuration.timeoutMilliseconds),
             decoding: { [request] environment in try request.displayList(environment: environment) },
-            encode: { try format.encode($0, quality: quality) })
+            encode: { try format.encode($0, quality: quality, lossless: lossless) })
         let output: RenderService.Output
         do { output = try await service.render(job, using: reservation) } catch let failure as RenderService.Failure {
             if failure == .deadlineExceeded { metrics.countCancel(reason: "deadline") }

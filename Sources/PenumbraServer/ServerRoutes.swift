@@ -74,7 +74,7 @@ struct ServerRoutes: Sendable {
         // Until the body is in, a refusal closes the connection rather than read it.
         notes.bodyPending = true
         guard !drain.isDraining else { throw RequestError(503, "the server is draining") }
-        let options = try RenderOptions.parse(query: request.uri.query ?? "")
+        let options = try RenderOptions.parse(query: request.uri.query ?? "").negotiated(accept: request.headers[.accept])
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
             throw tooLarge()
         }
@@ -104,11 +104,12 @@ struct ServerRoutes: Sendable {
     func response(_ result: RenderResult) -> Response {
         switch result.body {
         case .notModified:
-            return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing])
+            return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing, .vary: "Accept"])
         case .image(let bytes, let contentType, let backend, _):
             return Response(status: .ok,
                             headers: [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
-                                      .serverTiming: result.timing, .cacheControl: "public, max-age=31536000, immutable"],
+                                      .serverTiming: result.timing, .cacheControl: "public, max-age=31536000, immutable",
+                                      .vary: "Accept"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
     }
