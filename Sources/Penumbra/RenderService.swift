@@ -247,12 +247,14 @@ public final class RenderService: Sendable {
         deinit { if !handedOver { service.giveBack() } }
     }
 
-    /// Reserves a place in the queue; throws `.queueFull` when `queueLimit` jobs and reservations
-    /// are waiting, `.shuttingDown` when the service is stopping.
+    /// Reserves a place; throws `.queueFull` when every idle worker is spoken for and `queueLimit`
+    /// jobs and reservations would wait beyond them (so a queue limit of 0 still admits a job
+    /// that an idle worker takes at once), `.shuttingDown` when the service is stopping.
     public func reserve() throws -> Reservation {
         try state.withLock { state in
             guard !state.stopping else { throw Failure.shuttingDown }
-            guard state.queue.count + state.reserved < configuration.queueLimit else { throw Failure.queueFull }
+            let idleWorkers = max(0, state.readyWorkers - state.running)
+            guard state.queue.count + state.reserved < configuration.queueLimit + idleWorkers else { throw Failure.queueFull }
             state.reserved += 1
         }
         return Reservation(service: self)

@@ -19,7 +19,8 @@ final class AdmissionTests: XCTestCase {
 
     func testFullQueueIs429BeforeTheBodyIsSent() async throws {
         // No minimum body rate: the holder's silence must not end its request however slow the machine.
-        let server = try await ServerFixtures.server { $0.workers = 1; $0.queue = 1; $0.cacheBytes = 0; $0.minBodyBytesPerSecond = 0 }
+        // One worker and no waiting: the idle worker's place is the only one.
+        let server = try await ServerFixtures.server { $0.workers = 1; $0.queue = 0; $0.cacheBytes = 0; $0.minBodyBytesPerSecond = 0 }
         try await ServerFixtures.serving(server) { port in
             // The first client takes the only place and starts sending nothing of its body.
             let holder = try XCTUnwrap(LoopbackSocket(port: port))

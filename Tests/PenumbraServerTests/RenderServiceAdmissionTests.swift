@@ -54,7 +54,8 @@ final class RenderServiceAdmissionTests: XCTestCase {
     }
 
     func testReservationsCountAgainstTheQueueAndAreGivenBack() async throws {
-        let service = try RenderService(.init(backend: .cpu, workers: 1, queueLimit: 2))
+        // One idle worker and one place to wait: two reservations, not three.
+        let service = try RenderService(.init(backend: .cpu, workers: 1, queueLimit: 1))
         _ = await service.waitUntilReady()
         do {
             let first = try service.reserve()

@@ -23,7 +23,7 @@ struct ServeCommand: ParsableCommand {
     var backend: Backend = .auto
     @Option(help: "Renders at once, each on its own thread and renderer (default: the machine's cores, \(ProcessInfo.processInfo.activeProcessorCount) here).")
     var workers: Int?
-    @Option(help: "Requests that may wait for a worker before 429, those still sending their bodies included (a place is taken before the body is read).")
+    @Option(help: "Requests that may wait for a busy worker before 429, those still sending their bodies included (a place is taken before the body is read; a request an idle worker takes at once does not wait, so 0 admits one per idle worker).")
     var queue = 64
     @Option(help: "Each request's deadline from its arrival, queue included, in milliseconds.")
     var timeoutMs = 30_000
