@@ -149,7 +149,7 @@ extension RenderService {
             let encoded = clock.now
             return .success(Output(bytes: bytes, backend: backend, fellBack: fellBack, queueSeconds: queueSeconds,
                                    prepareSeconds: seconds(prepared - started), renderSeconds: seconds(rendered - prepared),
-                                   encodeSeconds: seconds(encoded - rendered)))
+                                   encodeSeconds: seconds(encoded - rendered), warnings: list.warnings))
         } catch is RenderCancelled {
             return .failure(Failure.deadlineExceeded)
         } catch {

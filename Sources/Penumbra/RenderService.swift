@@ -111,6 +111,8 @@ public final class RenderService: Sendable {
         public var fellBack: Bool
         /// Seconds spent waiting for a worker, preparing, rendering and encoding.
         public var queueSeconds: Double, prepareSeconds: Double, renderSeconds: Double, encodeSeconds: Double
+        /// What the job's scene drew otherwise than asked (its display list's warnings); this job's only.
+        public var warnings: [RenderWarning] = []
     }
 
     /// Why a job was not done (its own errors, from `prepare` or `encode`, pass through as they are).

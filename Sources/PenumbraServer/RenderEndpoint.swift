@@ -12,7 +12,9 @@
 // matching If-None-Match is a 304 at once; with it, a request the cache does
 // not know is rendered first (its files are known only then). Failures become
 // `RequestError`s (their status and JSON body); nothing a request does
-// survives it except a cache entry of its own correct response.
+// survives it except a cache entry of its own correct response. A render's
+// warnings come back with its output (RenderService.Output) and are kept
+// in its cache entry, so a hit reports them as the render did.
 import Crypto
 import Foundation
 import Penumbra
@@ -29,6 +31,9 @@ struct RenderResult: Sendable {
     var etag: String
     /// `Server-Timing`'s value.
     var timing: String
+    /// What the render drew otherwise than asked (X-Penumbra-Warnings on an image); a cached
+    /// response has the warnings of the render that made it.
+    var warnings: [RenderWarning] = []
 }
 
 /// Renders requests through the pool and the cache.
@@ -52,7 +57,8 @@ struct RenderEndpoint: Sendable {
             }
             metrics.countCacheHit()
             return RenderResult(body: .image(bytes: hit.bytes, contentType: hit.contentType, backend: hit.backend, cached: true),
-                                etag: hit.etag, timing: "decode;dur=0, render;dur=0, encode;dur=0, cache;desc=hit")
+                                etag: hit.etag, timing: "decode;dur=0, render;dur=0, encode;dur=0, cache;desc=hit",
+                                warnings: hit.warnings)
         }
         // Without an asset folder no file can take part, so the ETag is known before any work.
         let assetFolder = request.sources.baseDirectory
@@ -81,7 +87,8 @@ struct RenderEndpoint: Sendable {
         }
         let assets = accessLog?.recorded ?? []
         let etag = RenderEndpoint.etag(key: key, assets: assets)
-        cache.put(key, CachedResponse(bytes: output.bytes, contentType: format.contentType, backend: backend, etag: etag, assets: assets))
+        cache.put(key, CachedResponse(bytes: output.bytes, contentType: format.contentType, backend: backend, etag: etag, assets: assets,
+                                      warnings: output.warnings))
         let ms = { (s: Double) in String(format: "%.3f", s * 1000) }
         let timing = "queue;dur=\(ms(output.queueSeconds)), decode;dur=\(ms(output.prepareSeconds)), "
             + "render;dur=\(ms(output.renderSeconds)), encode;dur=\(ms(output.encodeSeconds))"
@@ -90,7 +97,7 @@ struct RenderEndpoint: Sendable {
             return RenderResult(body: .notModified, etag: etag, timing: timing)
         }
         return RenderResult(body: .image(bytes: output.bytes, contentType: format.contentType, backend: backend, cached: false),
-                            etag: etag, timing: timing)
+                            etag: etag, timing: timing, warnings: output.warnings)
     }
 
     /// The cache key: hex SHA-256 of the renderer version, options, media type and body.

@@ -20,6 +20,8 @@ struct CachedResponse: Sendable {
     var etag: String
     /// The asset files the render resolved and what they were.
     var assets: [AssetAccessLog.Entry]
+    /// The render's warnings, served again with every hit (X-Penumbra-Warnings).
+    var warnings: [RenderWarning] = []
 }
 
 /// A byte-budgeted LRU cache of responses; thread-safe.

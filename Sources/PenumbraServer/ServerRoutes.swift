@@ -1,7 +1,8 @@
 // ServerRoutes: the HTTP surface of SCENE_FORMAT.md's "Render server" on a
 // Hummingbird router. Handlers only translate: HTTP in (query, media type,
 // body within its limits, path parts), `RenderEndpoint` for the work, HTTP
-// out (image with ETag, X-Penumbra-Backend and Server-Timing; 304; or the
+// out (image with ETag, X-Penumbra-Backend, Server-Timing and, when the render
+// warned, X-Penumbra-Warnings; 304; or the
 // error JSON). Every failure goes through `Refusals`, so each status has one
 // shape. A POST is admitted before its body is read: the draining check, the
 // query, the Content-Length against the size limit, a place in the render
@@ -18,6 +19,7 @@ import PenumbraRequests
 
 extension HTTPField.Name {
     static let penumbraBackend = HTTPField.Name("X-Penumbra-Backend")!
+    static let penumbraWarnings = HTTPField.Name("X-Penumbra-Warnings")!
     static let serverTiming = HTTPField.Name("Server-Timing")!
     static let requestID = HTTPField.Name("X-Request-Id")!
 }
@@ -106,11 +108,11 @@ struct ServerRoutes: Sendable {
         case .notModified:
             return Response(status: .notModified, headers: [.eTag: result.etag, .serverTiming: result.timing, .vary: "Accept"])
         case .image(let bytes, let contentType, let backend, _):
-            return Response(status: .ok,
-                            headers: [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
-                                      .serverTiming: result.timing, .cacheControl: "public, max-age=31536000, immutable",
-                                      .vary: "Accept"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            var headers: HTTPFields = [.contentType: contentType, .eTag: result.etag, .penumbraBackend: backend,
+                                       .serverTiming: result.timing, .cacheControl: "public, max-age=31536000, immutable",
+                                       .vary: "Accept"]
+            if let warnings = WarningsHeader.value(result.warnings) { headers[.penumbraWarnings] = warnings }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
     }
 

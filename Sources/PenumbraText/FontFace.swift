@@ -27,8 +27,10 @@ struct FaceMetrics: Sendable {
     var ascender: Double
     var descender: Double
     var lineGap: Double
+    /// The underline's top edge above the baseline (post table; negative below it), and its thickness.
     var underlinePosition: Double
     var underlineThickness: Double
+    /// The strikethrough's top edge above the baseline, and its thickness (OS/2).
     var strikeoutPosition: Double
     var strikeoutSize: Double
 }
@@ -162,6 +164,14 @@ final class FontFace: Sendable {
                             lineGap: max(0, Double(f.height) - Double(f.ascender) + Double(f.descender)),
                             underlinePosition: Double(f.underline_position), underlineThickness: Double(f.underline_thickness),
                             strikeoutPosition: unitsPerEm * 0.25, strikeoutSize: Double(f.underline_thickness))
+        // The underline as the post table gives it: its top edge and thickness. FreeType's
+        // `underline_position` is the post value minus half the thickness (rounded towards zero),
+        // for TrueType and OpenType/CFF fonts alike; the post table's own numbers are exact.
+        if let post = FT_Get_Sfnt_Table(face, FT_SFNT_POST)?.assumingMemoryBound(to: TT_Postscript.self).pointee {
+            m.underlinePosition = Double(post.underlinePosition); m.underlineThickness = Double(post.underlineThickness)
+        } else {
+            m.underlinePosition += Double(f.underline_thickness / 2)
+        }
         if let hhea = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA)?.assumingMemoryBound(to: TT_HoriHeader.self).pointee {
             m.ascender = Double(hhea.Ascender); m.descender = Double(hhea.Descender); m.lineGap = Double(hhea.Line_Gap)
         }

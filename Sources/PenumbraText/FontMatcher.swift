@@ -7,7 +7,20 @@
 // (FcFontSort), can stand in for characters a font lacks. Colour emoji are
 // found by asking for the `emoji` family, which fontconfig's configuration
 // maps to Noto Color Emoji on Debian.
+//
+// Determinism: fontconfig adds its default languages, taken from the
+// process's environment (FC_LANG, else LC_ALL, LC_CTYPE, LANG), to every
+// pattern, and its configuration reorders fonts by them: under a Chinese
+// locale `sans-serif` itself becomes Noto Sans CJK SC, and Han characters
+// fall back to the Chinese faces instead of Noto Sans CJK JP. So that a
+// scene draws the same glyphs whatever the environment of the process that
+// renders it, FC_LANG is set to `en` before fontconfig starts (under the C
+// locale that is what fontconfig chose anyway), and every pattern names `en`.
+//
+// An unknown family is drawn in the generic family its name suggests
+// (`genericFamily(suggestedBy:)`), as Quartz substitutes a font it lacks.
 import CFontconfig
+import Foundation
 import PenumbraCore
 import Synchronization
 
@@ -31,8 +44,13 @@ final class FontMatcher: Sendable {
 
     static let generic: Set<String> = ["sans-serif", "serif", "monospace"]
 
-    /// fontconfig initialised once (Swift runs a static's initialiser exactly once, thread-safely).
-    private static let initialised: Bool = FcInit() != 0
+    /// fontconfig initialised once (Swift runs a static's initialiser exactly once, thread-safely),
+    /// with its default language fixed (see the top of this file). Nothing in the process uses
+    /// fontconfig before this: fontconfig reads FC_LANG when it first substitutes a pattern.
+    private static let initialised: Bool = {
+        setenv("FC_LANG", "en", 1)
+        return FcInit() != 0
+    }()
 
     /// True when an installed font has this family name (case and spaces as fontconfig compares them).
     func familyExists(_ family: String) -> Bool {
@@ -54,9 +72,27 @@ final class FontMatcher: Sendable {
         }
     }
 
+    /// The generic family a family name suggests: `monospace` for names of fixed-pitch fonts
+    /// ("Mono", "Courier", "Code", "Consolas", "Menlo"), `serif` for serif ones ("Serif" without
+    /// "Sans", "Times", "Georgia", "Garamond", ...), else `sans-serif`.
+    static func genericFamily(suggestedBy family: String) -> String {
+        let name = family.lowercased()
+        let has = { (words: [String]) in words.contains { name.contains($0) } }
+        if has(["mono", "courier", "code", "consol", "menlo", "typewriter", "terminal", "fixed"]) { return "monospace" }
+        if has(["sans", "grotesk", "gothic"]) { return "sans-serif" }
+        if has(["serif", "times", "georgia", "garamond", "baskerville", "palatino", "cambria", "didot", "bodoni",
+                "minion", "caslon", "mincho", "batang"]) { return "serif" }
+        return "sans-serif"
+    }
+
     private static func pattern(family: String, weight: Int, italic: Bool) -> OpaquePointer? {
         let pattern = FcPatternCreate()
         family.withCString { _ = FcPatternAddString(pattern, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        // A fixed language, not the process's locale (see the top of this file).
+        let languages = FcLangSetCreate()
+        _ = FcLangSetAdd(languages, "en")
+        _ = FcPatternAddLangSet(pattern, FC_LANG, languages)
+        FcLangSetDestroy(languages)
         _ = FcPatternAddInteger(pattern, FC_WEIGHT, FcWeightFromOpenType(Int32(weight)))
         _ = FcPatternAddInteger(pattern, FC_SLANT, italic ? Int32(FC_SLANT_ITALIC) : Int32(FC_SLANT_ROMAN))
         FcConfigSubstitute(nil, pattern, FcMatchPattern)

@@ -13,10 +13,14 @@ package struct PenumbraTextEngine: TextEngine {
         _ = try FontCache.shared.face(source)
     }
 
-    /// Checks that fontconfig knows an installed family of this name.
+    /// Checks that a family name can name a font: not empty, no control characters. A family no
+    /// installed font has is drawn in a generic family, with a warning (`layout(_:)`).
     package func checkFamily(_ family: String) throws(TextEngineError) {
-        guard FontMatcher.shared.familyExists(family) else {
-            throw TextEngineError("no installed font family \"\(family)\" (the generic families are sans-serif, serif and monospace)")
+        guard !family.allSatisfy(\.isWhitespace) else {
+            throw TextEngineError("a font family name cannot be empty (the generic families are sans-serif, serif and monospace)")
+        }
+        guard !family.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw TextEngineError("a font family name cannot hold control characters")
         }
     }
 

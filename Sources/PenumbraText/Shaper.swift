@@ -1,6 +1,10 @@
 // Shaper: HarfBuzz calls. The text is one run's piece in one font, one
-// direction and one script (given by the itemizer, else guessed); HarfBuzz
-// guesses the language, applies the font's default features (kerning,
+// direction and one script (given by the itemizer, else guessed); the
+// language is undetermined (`und`: the font's default language system),
+// never HarfBuzz's default, which is the process's locale (under a Chinese
+// locale Noto Sans CJK's `locl` would turn Japanese forms into Chinese ones,
+// and a render would depend on its environment). HarfBuzz applies the font's
+// default features (kerning,
 // ligatures, marks) plus the run's `features`, and returns glyphs in visual
 // order with advances and offsets in font units (the hb_font's scale is its
 // units per em). Clusters are scalar indices into the text (HarfBuzz's
@@ -65,6 +69,7 @@ enum Shaper {
         hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), 0, Int32(codepoints.count))
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if let script { hb_buffer_set_script(buffer, hb_script_t(rawValue: script)) }
+        hb_buffer_set_language(buffer, hb_language_from_string("und", -1))  // not the locale (see the top)
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(face.hb.pointer, buffer, features, UInt32(features.count))
         var count: UInt32 = 0

@@ -15,10 +15,10 @@ public struct Font: Hashable, Sendable {
     public var size: Double
 
     /// A family (or `sans-serif`, `serif`, `monospace`), weight 100...900 (400 regular, 700 bold)
-    /// and slant, matched by fontconfig among the installed fonts when the text is laid out (its
-    /// best match: unlike in a scene, a family that is not installed is not an error here; layout
-    /// throws `TextEngineError` only when fontconfig finds no font at all). The defaults are
-    /// sans-serif, 17 points, regular (400), upright.
+    /// and slant, matched by fontconfig among the installed fonts when the text is laid out. A
+    /// family no installed font has is not an error: it lays out in the generic family its name
+    /// suggests, with a warning (`TextLayout.warnings`). The defaults are sans-serif, 17 points,
+    /// regular (400), upright.
     public init(family: String = "sans-serif", size: Double = 17, weight: Int = 400, italic: Bool = false) {
         selector = .family(family, weight: weight, italic: italic); self.size = size
     }
@@ -114,6 +114,10 @@ public struct TextLayout: Sendable {
     public let lines: [Line]
     /// The pieces GraphicsContext.draw(_: TextDrawing) draws.
     package let drawing: TextDrawing
+    /// What was drawn otherwise than asked: characters no installed font has (drawn as the
+    /// font's missing-glyph box), a family no installed font has (drawn in the generic family its
+    /// name suggests). Empty when the text was drawn as asked.
+    public var warnings: [String] { drawing.warnings }
 
     /// Lays out `text` at a placement with a paragraph style.
     public init(_ text: AttributedText, placement: TextPlacement, style: TextStyle = TextStyle()) throws(TextEngineError) {

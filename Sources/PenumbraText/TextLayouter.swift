@@ -6,7 +6,9 @@
 // aligned, stacked (line box, lineSpacing, verticalAlignment) and turned
 // into pieces: for each run, the union of its glyph outlines with its
 // underline and strikethrough rectangles as one path, then its colour
-// glyphs. Positions are HarfBuzz's, unrounded, in user space.
+// glyphs. Positions are HarfBuzz's, unrounded, in user space. What could not
+// be drawn as asked (an unknown family, characters no font has) becomes the
+// drawing's warnings.
 import PenumbraCore
 
 /// A finished layout: what to draw and where each line went.
@@ -22,7 +24,9 @@ struct TextLayouter {
     func layout() throws(TextEngineError) -> LaidOutText {
         let runs = request.runs
         guard !runs.isEmpty else { throw TextEngineError("a text needs at least one run (an empty one draws nothing)") }
-        let fonts = try runs.map { run throws(TextEngineError) in try TextLayouter.resolve(run.font) }
+        var warnings = TextWarnings()
+        var fonts: [RunFont] = []
+        for run in runs { fonts.append(try TextLayouter.resolve(run.font, warnings: &warnings)) }
         let needsEmoji = runs.contains { $0.text.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F } }
         let emoji = needsEmoji ? FontMatcher.shared.match(family: "emoji", weight: 400, italic: false).flatMap { try? FontCache.shared.face($0) } : nil
         let itemizer = Itemizer(runs: runs, fonts: fonts, emoji: emoji)
@@ -91,6 +95,7 @@ struct TextLayouter {
             lines[visible - 1] = line
         }
         lines.removeSubrange(visible...)
+        for line in lines { for unit in line.units { warnings.noteMissing(TextWarnings.missing(in: unit)) } }
 
         // Stacking and alignment.
         let boxes = lines.map { $0.box(multiple: style.lineHeightMultiple) }
@@ -156,13 +161,20 @@ struct TextLayouter {
             pieces += images
         }
         let box = Rect(x: minX, y: origin.y, width: widest, height: totalHeight)
-        return LaidOutText(drawing: TextDrawing(box: box, pieces: pieces, lineCount: lines.count), lines: lineInfo)
+        return LaidOutText(drawing: TextDrawing(box: box, pieces: pieces, lineCount: lines.count,
+                                                   warnings: warnings.messages), lines: lineInfo)
     }
 
-    /// A run's font: fontconfig's match for a family, or the scene's file.
-    static func resolve(_ request: FontRequest) throws(TextEngineError) -> RunFont {
+    /// A run's font: fontconfig's match for a family (a family no installed font has is drawn in
+    /// the generic family its name suggests, with a warning), or the scene's file.
+    static func resolve(_ request: FontRequest, warnings: inout TextWarnings) throws(TextEngineError) -> RunFont {
         switch request.selector {
-        case .family(let family, let weight, let italic):
+        case .family(let asked, let weight, let italic):
+            var family = asked
+            if !FontMatcher.shared.familyExists(asked) {
+                family = FontMatcher.genericFamily(suggestedBy: asked)
+                warnings.noteSubstitution(asked, by: family)
+            }
             guard let location = FontMatcher.shared.match(family: family, weight: weight, italic: italic) else {
                 throw TextEngineError("no installed font matches the family \(family)")
             }

@@ -41,8 +41,11 @@ final class SceneTextTests: XCTestCase {
     }
 
     func testBadTextOpsAreRejectedWithTheirPlace() {
-        assertRejected(#"{"op": "drawText", "text": "x", "font": {"family": "No Such Family"}, "at": [0, 0]}"#,
-                       at: "ops[0].font.family", containing: "No Such Family")
+        // An unknown family is drawn in a generic family with a warning (FontFallbackTests); an empty one is an error.
+        assertRejected(#"{"op": "drawText", "text": "x", "font": {"family": " "}, "at": [0, 0]}"#,
+                       at: "ops[0].font.family", containing: "cannot be empty")
+        assertRejected(#"{"op": "drawText", "runs": [{"text": "x", "font": {"family": "A\nB"}}], "at": [0, 0]}"#,
+                       at: "ops[0].runs[0].font.family", containing: "control characters")
         assertRejected(#"{"op": "drawText", "runs": [{"text": "a"}, {"text": "b", "features": {"lgia": true}}], "at": [0, 0]}"#,
                        at: "ops[0].runs[1].features.lgia", containing: "unknown OpenType feature tag")
         assertRejected(#"{"op": "drawText", "text": "x", "font": {"name": "nope"}, "at": [0, 0]}"#,

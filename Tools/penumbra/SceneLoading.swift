@@ -1,4 +1,5 @@
-// Reading a scene from a file or standard input, with errors that name the file.
+// Reading a scene from a file or standard input, with errors that name the file,
+// and its warnings (RenderWarning) on standard error.
 import Foundation
 import Penumbra
 
@@ -21,11 +22,20 @@ enum SceneLoading {
             bytes = [UInt8](data)
             base = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         }
+        let scene: Scene
         do {
-            return try Scene.decode(bytes, baseDirectory: assets ?? base, limits: limits, scale: scale, time: time, environment: environment)
+            scene = try Scene.decode(bytes, baseDirectory: assets ?? base, limits: limits, scale: scale, time: time, environment: environment)
         } catch let error as SceneError {
             throw ToolError(.rejected, "\(path == "-" ? "<stdin>" : path): \(error)")
         }
+        report(scene.warnings, from: path)
+        return scene
+    }
+
+    /// A scene's warnings on standard error, one a line: what it drew otherwise than asked
+    /// (characters no installed font has, a family none has). They do not change the exit status.
+    static func report(_ warnings: [RenderWarning], from path: String) {
+        for warning in warnings { Diagnostics.print("penumbra: warning: \(path == "-" ? "<stdin>" : path): \(warning)") }
     }
 
     /// Records the scene's display list within its budget; a scene over it is rejected (exit 1)

@@ -83,6 +83,9 @@ public struct DisplayList: Hashable, Sendable {
     public var background: Color?
     @usableFromInline package var clips: [ClipNode] = []
     @usableFromInline package var commands: [DrawCommand] = []
+    /// What the scene recorded here could not have as asked but was drawn anyway (Scene.warnings);
+    /// the renderers ignore it, whoever reports the render passes it on.
+    public var warnings: [RenderWarning] = []
     @usableFromInline package init(width: Int, height: Int, scale: Double, background: Color?) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
     }

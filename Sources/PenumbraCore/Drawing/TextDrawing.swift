@@ -40,9 +40,13 @@ package struct TextDrawing: Hashable, Sendable {
     package var pieces: [TextPiece]
     /// How many lines were laid out and drawn.
     package var lineCount: Int
+    /// What the layout could not do as asked but drew anyway, without a place (the caller adds
+    /// one): characters no installed font has, a family no installed font has.
+    package var warnings: [String]
 
-    package init(box: Rect, pieces: [TextPiece], lineCount: Int) {
-        self.box = box; self.pieces = pieces; self.lineCount = lineCount
+    /// A drawing from its parts.
+    package init(box: Rect, pieces: [TextPiece], lineCount: Int, warnings: [String] = []) {
+        self.box = box; self.pieces = pieces; self.lineCount = lineCount; self.warnings = warnings
     }
 }
 
@@ -52,10 +56,11 @@ package struct TextDrawing: Hashable, Sendable {
 package protocol TextEngine: Sendable {
     /// Checks that `source` is a font the engine can use; throws a message.
     func checkFont(_ source: FontSource) throws(TextEngineError)
-    /// Checks that an installed font family of this name exists (the generic families
-    /// `sans-serif`, `serif` and `monospace` always do); throws a message.
+    /// Checks that a family name can name a font; throws a message for one that cannot (an empty
+    /// name). A family no installed font has is not an error: the layout draws it in the generic
+    /// family its name suggests and says so in the drawing's `warnings`.
     func checkFamily(_ family: String) throws(TextEngineError)
-    /// Lays out a text.
+    /// Lays out a text; what it could not do as asked is in the drawing's `warnings`.
     func layout(_ request: TextLayoutRequest) throws(TextEngineError) -> TextDrawing
 }
 

@@ -27,6 +27,10 @@ public struct Scene: Hashable, Sendable {
     /// Pixels of its decoded images (every frame of an animation, offscreen and filtered images
     /// included): what they hold while it renders counts towards `limits.maxRenderBytes`.
     package var decodedImagePixels = 0
+    /// What decoding could not do as the scene asked but did anyway (text in characters no
+    /// installed font has, an unknown font family), each with its place; empty for a scene made
+    /// from parts. `displayList()` copies them onto the list.
+    public var warnings: [RenderWarning] = []
 
     /// A scene from parts (not validated: `decode` is the checked way in).
     package init(size: Size, scale: Double = 1, background: Color? = nil, images: [String: Image] = [:], ops: [SceneOp],
@@ -120,7 +124,8 @@ public struct Scene: Hashable, Sendable {
             context.origin = index
             op.replay(into: context)
         }
-        let list = context.displayList
+        var list = context.displayList
+        list.warnings = warnings
         try RenderCancellation.checkCurrent()
         if let index = context.geometryOverflow {
             throw SceneError(location: "ops[\(index)]", message: "the scene's paths and strokes need more than "

@@ -2,8 +2,11 @@
 // field is checked here, runs are merged over the op's fields one by one,
 // feature tags are checked against the OpenType registry, and then the
 // scene's TextEngine checks fonts and families and lays the text out, so a
-// font that does not parse, a face index out of range or an unknown family
+// font that does not parse, a face index out of range or an empty family name
 // rejects the scene before anything is drawn, at the place that named it.
+// What the layout draws otherwise than asked (characters no installed font
+// has, a family none has, drawn in a generic family) is a warning at the op's
+// place (RenderWarning.swift), not an error.
 //
 // Choices where the format is silent:
 // - The op also takes `underline`, `strikethrough` and `maxWidth` (with `at`),
@@ -146,6 +149,7 @@ extension SceneDecoder {
             throw o.error(error.message)
         }
         try countTextSegments(drawing, at: o)
+        for message in drawing.warnings { warnings.append(RenderWarning(location: o.location, message: message)) }
 
         var frame: DrawTextOp.Frame?
         if let fo = frameReader {

@@ -54,6 +54,8 @@ struct SceneDecoder {
     var textEngine: (any TextEngine)? { environment.textEngine }
     /// The scene's `fonts`, read and checked, by name.
     var fontSources: [String: FontSource] = [:]
+    /// What was drawn otherwise than asked, with its place (RenderWarning.swift).
+    var warnings = RenderWarningList()
 
     init(sources: ImageSources, limits: ResourceLimits, environment: SceneEnvironment = .core) {
         self.sources = sources; self.limits = limits; self.environment = environment
@@ -110,6 +112,7 @@ struct SceneDecoder {
                           animations: animations, time: time)
         scene.limits = limits
         scene.decodedImagePixels = imagePixelsSpent
+        scene.warnings = warnings.all
         return scene
     }
 
