@@ -21,7 +21,7 @@
 //! include header.glsl
 //! include coveragecells.glsl
 
-layout(local_size_x = 64) in;
+layout(local_size_x = ACCUMULATE_GROUP) in;
 // The edges as chains of points, two points to three words (PenumbraCore's CoverageEdges): point k
 // holds bits 48k to 48k + 47, x in the low 24 bits and y in the next 24; x's bit 23 marks the
 // first point of a chain. Point k and point k + 1 are an edge unless k + 1 starts a chain.

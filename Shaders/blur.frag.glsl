@@ -16,7 +16,7 @@
 //! include blurweights.glsl
 // BlurBlock in UniformBlocks.swift mirrors it.
 layout(std140, binding = BLOCK_BLUR) uniform BlurBlock { ivec4 uBlurInfo; };   // the radius in x
-uniform sampler2D uInput;
+layout(binding = UNIT_INPUT) uniform sampler2D uInput;
 
 out vec4 fragColor;
 

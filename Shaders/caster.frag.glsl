@@ -17,7 +17,7 @@ layout(std140, binding = BLOCK_CASTER) uniform CasterBlock {
     ivec4 uPlaneRect;          // the plane on the device grid
     ivec4 uCasterCoverageRect;
 };
-uniform usampler2D uCoverage;
+layout(binding = UNIT_COVERAGE) uniform usampler2D uCoverage;
 
 out vec4 fragColor;
 

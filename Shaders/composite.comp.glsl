@@ -18,7 +18,7 @@
 //! include compositepixel.glsl
 //! include tilelist.glsl
 
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = TILE_SIZE, local_size_y = TILE_SIZE) in;
 layout(rgba8, binding = IMAGE_TARGET) readonly uniform highp image2D uTarget;
 layout(rgba8, binding = IMAGE_TARGET_OUT) writeonly uniform highp image2D uTargetOut;
 
@@ -27,7 +27,7 @@ void main() {
     int tilesPerRow = uCompositeTiles.x;
     if (tilesPerRow > 0) {
         int tile = int(tileWords[uCompositeTiles.y + int(gl_WorkGroupID.x)]);
-        offset = ivec2(tile % tilesPerRow, tile / tilesPerRow) * 16 + ivec2(gl_LocalInvocationID.xy);
+        offset = ivec2(tile % tilesPerRow, tile / tilesPerRow) * TILE_SIZE + ivec2(gl_LocalInvocationID.xy);
     }
     if (offset.x >= uCompositePacking.z || offset.y >= uCompositePacking.w) return;
     ivec2 local = uOrigins.zw + offset;

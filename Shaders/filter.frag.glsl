@@ -25,9 +25,9 @@
 #ifndef FILTER_OP
 #define FILTER_OP 0
 #endif
-uniform sampler2D uFilterInput0;
-uniform sampler2D uFilterInput1;
-uniform sampler2D uFilterInput2;
+layout(binding = UNIT_FILTER0) uniform sampler2D uFilterInput0;
+layout(binding = UNIT_FILTER1) uniform sampler2D uFilterInput1;
+layout(binding = UNIT_FILTER2) uniform sampler2D uFilterInput2;
 
 out vec4 fragColor;
 

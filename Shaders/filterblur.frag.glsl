@@ -15,7 +15,7 @@
 
 //! include blurweights.glsl
 //! include filterblock.glsl
-uniform sampler2D uFilterInput0;
+layout(binding = UNIT_FILTER0) uniform sampler2D uFilterInput0;
 
 out vec4 fragColor;
 

@@ -23,7 +23,6 @@
 //! include header.glsl
 //! include coveragecells.glsl
 
-#define RESOLVE_GROUP 128
 layout(local_size_x = RESOLVE_GROUP) in;
 layout(r32ui, binding = IMAGE_COVERAGE) writeonly uniform highp uimage2D uCoverageOut;
 
@@ -82,7 +81,7 @@ void main() {
             word = 0u;
         }
         if (tilesPerRow > 0 && c != 0u) {
-            int tile = (row >> 4) * tilesPerRow + (x >> 4);
+            int tile = (row / TILE_SIZE) * tilesPerRow + x / TILE_SIZE;
             if (tile != lastTile) {
                 lastTile = tile;
                 if (atomicExchange(tileFlags[op2.x + tile], uCoverageInfo.z) != uCoverageInfo.z) {

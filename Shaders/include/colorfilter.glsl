@@ -10,7 +10,7 @@
 #ifndef COLOR_OP
 #define COLOR_OP 0
 #endif
-uniform sampler2D uGammaTable;
+layout(binding = UNIT_GAMMA_TABLE) uniform sampler2D uGammaTable;
 
 uvec2 roundQ12x64(uvec2 x) { return shr64(add64(x, uvec2(2048u, 0u)), 12); }
 uvec2 mulQ12x64(uvec2 a, uvec2 b) { return roundQ12x64(mul64x64(a, b)); }

@@ -18,9 +18,9 @@ layout(std140, binding = BLOCK_COMPOSITE) uniform CompositeBlock {
     ivec4 uCompositeTiles;     // x: tiles per row of the coverage's tile list (0: a dense dispatch), y: the list's
                                // first tile word; z: the coverage's first row in its texture (a batch's atlas)
 };
-uniform usampler2D uCoverage;
-uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
-uniform usampler2D uClip;
+layout(binding = UNIT_COVERAGE) uniform usampler2D uCoverage;
+layout(binding = UNIT_PACKED_COVERAGE) uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
+layout(binding = UNIT_CLIP) uniform usampler2D uClip;
 // Whether the coverage is a packed shadow plane, and the blend mode: constants in a specialised
 // program, else the block's.
 #ifndef COVERAGE_PACKED

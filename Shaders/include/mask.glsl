@@ -11,7 +11,7 @@
 layout(std140, binding = BLOCK_LOOKUP) uniform ByteFloats { vec4 uLUT4[64]; };
 float byteFloat(uint b) { return uLUT4[b >> 2u][b & 3u]; }
 #else
-uniform sampler2D uLUT;
+layout(binding = UNIT_LOOKUP) uniform sampler2D uLUT;
 float byteFloat(uint b) { return texelFetch(uLUT, ivec2(int(b), 0), 0).r; }
 #endif
 

@@ -40,12 +40,12 @@ layout(std140, binding = BLOCK_PAINT) uniform PaintBlock {
 #define PAINT_KIND uPaintInfo.x
 #endif
 
-uniform usampler2D uImage;
-uniform usampler2D uMipmaps;
+layout(binding = UNIT_IMAGE) uniform usampler2D uImage;
+layout(binding = UNIT_MIPMAPS) uniform usampler2D uMipmaps;
 // Placed pixels (a finished layer, a blurred backdrop); texels outside them read as 0.
-uniform sampler2D uLayer;
+layout(binding = UNIT_LAYER) uniform sampler2D uLayer;
 // Gradients: rows: 0 the ramp's U8 colours, 1 its Q16 offsets.
-uniform sampler2D uStops;
+layout(binding = UNIT_STOPS) uniform sampler2D uStops;
 
 // FixedImageAxis.regionIndex: 0, 1 or 2.
 int axisRegion(int axis, ivec2 p) {

@@ -77,7 +77,11 @@ final class GPUCoverage {
     private var tileStamp: Int32 = 0
     /// The side of a listed tile, in pixels (tilelist.glsl, composite.comp's work group).
     static let tileSize = 16
-    /// The most points one dispatch covers (64 per work group).
+    /// accumulate.comp's work group: one edge per invocation.
+    static let accumulateGroup = 64
+    /// resolve.comp's work group: the invocations that share one row's running sums.
+    static let resolveGroup = 128
+    /// The most points one dispatch covers (`accumulateGroup` per work group).
     let maxEdges: Int
     /// The most work groups along x of one dispatch (resolve.comp's rows).
     let maxGroups: Int
@@ -91,7 +95,7 @@ final class GPUCoverage {
         glGetIntegeri_v(glEnum(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 0, &groups)
         glGetIntegerv(glEnum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &blockBytes)
         maxGroups = Int(max(0, groups))
-        maxEdges = maxGroups * 64
+        maxEdges = maxGroups * GPUCoverage.accumulateGroup
         cellLimit = min(GPUCoverage.maxCells, Int(max(0, blockBytes)) / 4)
         var names: [GLuint] = [0, 0, 0, 0, 0]
         glGenBuffers(5, &names)
@@ -195,7 +199,7 @@ final class GPUCoverage {
                                          band: SIMD4(Int32(first), single == nil ? Int32.max : Int32(rows), 0, 0)))
             if points > 1 {
                 glUseProgram(accumulate.name)
-                dispatch(groups: (points - 1 + 63) / 64)
+                dispatch(groups: (points - 1 + GPUCoverage.accumulateGroup - 1) / GPUCoverage.accumulateGroup)
                 counters.driver { glMemoryBarrier(GLbitfield(GL_SHADER_STORAGE_BARRIER_BIT)) }
             }
             glUseProgram(resolve.name)

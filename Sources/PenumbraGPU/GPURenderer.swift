@@ -198,7 +198,7 @@ public final class GPURenderer: Renderer {
     }
 
     /// Texture units: fixed per sampler, distinct for every sampler type.
-    enum Unit: Int32 {
+    enum Unit: Int32, CaseIterable {
         case coverage = 0, clip, lookup, image, stops, layer, input, packedCoverage, mipmaps
         /// Filter passes (GPUFilterEvaluator): their images and gammaAdjust's table.
         case filter0, filter1, filter2, gammaTable

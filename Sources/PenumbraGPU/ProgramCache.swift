@@ -71,10 +71,6 @@ final class GLProgram {
         return String(cString: buffer)
     }
 
-    /// Points a sampler uniform at a texture unit (the program must be in use). A sampler the
-    /// compiler removed (a specialised program that does not read it) has location -1, and
-    /// setting -1 is a no-op. Every other constant reaches a program in a uniform block.
-    func setSampler(_ uniform: String, unit: Int) { glUniform1i(glGetUniformLocation(name, uniform), GLint(unit)) }
 }
 
 /// The renderer's programs, compiled once per context and kept for its life. The composite
@@ -151,30 +147,12 @@ final class ProgramCache {
     private static func make(_ name: String, _ defines: [(String, Int)], label: String? = nil) throws -> GLProgram {
         let label = label ?? name
         if let source = ShaderSources.compute(name, defines: ShaderConstants.defines + defines) {
-            let program = try GLProgram(label: label, compute: source)
-            program.assignSamplerUnits()
-            return program
+            return try GLProgram(label: label, compute: source)
         }
         guard let fragment = ShaderSources.fragment(name, defines: ShaderConstants.defines + defines) else {
             throw RenderError("GPU: no shader named \(name)")
         }
-        let program = try GLProgram(label: label, vertex: ShaderSources.vertex(defines: ShaderConstants.defines), fragment: fragment)
-        program.assignSamplerUnits()
-        return program
+        return try GLProgram(label: label, vertex: ShaderSources.vertex(defines: ShaderConstants.defines), fragment: fragment)
     }
 }
 
-extension GLProgram {
-    /// Points every sampler uniform at its fixed texture unit (GPURenderer.Unit).
-    func assignSamplerUnits() {
-        let samplers: [(String, GPURenderer.Unit)] = [
-            ("uCoverage", .coverage), ("uClip", .clip), ("uLUT", .lookup),
-            ("uImage", .image), ("uMipmaps", .mipmaps), ("uStops", .stops), ("uLayer", .layer), ("uInput", .input),
-            ("uPackedCoverage", .packedCoverage),
-            ("uFilterInput0", .filter0), ("uFilterInput1", .filter1), ("uFilterInput2", .filter2),
-            ("uGammaTable", .gammaTable),
-        ]
-        glUseProgram(name)
-        for (uniform, unit) in samplers { setSampler(uniform, unit: Int(unit.rawValue)) }
-    }
-}
