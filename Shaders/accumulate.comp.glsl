@@ -76,7 +76,7 @@ void main() {
     if (index + 1 >= uCoverageInfo.y) return;
     ivec3 from = chainPoint(index), to = chainPoint(index + 1);
     if (to.z != 0) return;   // every op's points start a chain, so no edge joins two ops
-    ivec4 op = ops[3 * findOp(0, 0, index)];
+    CoverageOp op = ops[findOp(false, index)];
     ivec4 e = ivec4(from.xy, to.xy);
     if (e.y == e.w) return;
     int dir = e.y < e.w ? 1 : -1;
@@ -94,7 +94,7 @@ void main() {
         int bottom = min(s.w, (row + 1) << 8);
         int nextX = bottom == s.w ? s.z : s.x + stepX * int(q);
         if (row >= uCoverageBand.x) {
-            addRowPiece(op.y + (row - uCoverageBand.x) * op.z, x, y - (row << 8), nextX, bottom - (row << 8), dir);
+            addRowPiece(op.firstCell + (row - uCoverageBand.x) * op.rowStride, x, y - (row << 8), nextX, bottom - (row << 8), dir);
         }
         x = nextX; y = bottom;
         q += stepQ; r += stepR;

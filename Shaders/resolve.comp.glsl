@@ -44,12 +44,11 @@ uint coverageOf(int sum, bool evenOdd) {
 
 void main() {
     int work = int(gl_WorkGroupID.x);
-    int index = findOp(1, 0, work);
-    ivec4 op0 = ops[3 * index], op1 = ops[3 * index + 1], op2 = ops[3 * index + 2];
-    int row = work - op1.x + uCoverageBand.x;   // the op's row
-    int base = op0.y + (work - op1.x) * op0.z;
-    int width = op0.w;
-    ivec2 atlas = ivec2(0, op1.x);
+    CoverageOp op = ops[findOp(true, work)];
+    int row = work - op.firstRow + uCoverageBand.x;   // the op's row
+    int base = op.firstCell + (work - op.firstRow) * op.rowStride;
+    int width = op.width;
+    ivec2 atlas = ivec2(0, op.firstRow);
     int lane = int(gl_LocalInvocationID.x);
     // Runs of a multiple of four cells, so that each invocation stores whole texels.
     int run = ((width + RESOLVE_GROUP - 1) / RESOLVE_GROUP + 3) & ~3;
@@ -66,7 +65,7 @@ void main() {
         barrier();
     }
     int sum = runTotals[lane] - total;   // the sum of every cell before this run
-    int tilesPerRow = op1.w, lastTile = -1;
+    int tilesPerRow = op.tilesPerRow, lastTile = -1;
     uint word = 0u;
     for (int x = first; x < end; x++) {
         int cell = cells[base + x];
@@ -74,7 +73,7 @@ void main() {
             sum += cell;
             cells[base + x] = 0;
         }
-        uint c = coverageOf(sum, op1.z != 0);
+        uint c = coverageOf(sum, op.evenOdd != 0);
         word |= c << (8 * (x & 3));
         if ((x & 3) == 3 || x == end - 1) {
             imageStore(uCoverageOut, atlas + ivec2(x >> 2, row), uvec4(word, 0u, 0u, 0u));
@@ -84,8 +83,8 @@ void main() {
             int tile = (row / TILE_SIZE) * tilesPerRow + x / TILE_SIZE;
             if (tile != lastTile) {
                 lastTile = tile;
-                if (atomicExchange(tileFlags[op2.x + tile], uCoverageInfo.z) != uCoverageInfo.z) {
-                    tileWords[op2.z + int(atomicAdd(tileWords[op2.y], 1u))] = uint(tile);
+                if (atomicExchange(tileFlags[op.firstTileFlag + tile], uCoverageInfo.z) != uCoverageInfo.z) {
+                    tileWords[op.firstTileWord + int(atomicAdd(tileWords[op.listHeader], 1u))] = uint(tile);
                 }
             }
         }

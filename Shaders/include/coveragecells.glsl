@@ -9,19 +9,32 @@ layout(std140, binding = BLOCK_COVERAGE) uniform CoverageBlock {
     ivec4 uCoverageBand;   // the rows of each op this pass covers: first, count (a batch: 0 and all)
 };
 layout(std430, binding = STORAGE_CELLS) buffer Cells { int cells[]; };
-// Per op, three ivec4s (GPUCoverage's CoverageOp mirrors them):
-//   [0] first point, first cell, cell row stride (width + 2), width
-//   [1] first atlas row (its first row of work groups in resolve), height, even-odd (1) or
-//       nonzero (0), tiles per row of its tile list (0: none)
-//   [2] first tile flag, its list header's word, its list's first tile word, 0
-layout(std430, binding = STORAGE_OPS) readonly buffer CoverageOps { ivec4 ops[]; };
+// One op's descriptor: GPUCoverage's CoverageOp mirrors it field for field (std430: twelve
+// ints, 48 bytes), and CoverageOpLayoutTests checks every offset against the linked programs.
+struct CoverageOp {
+    int firstPoint;      // its first point among the batch's edge words
+    int firstCell;       // its first cell
+    int rowStride;       // cells per row: width + 2
+    int width;
+    int firstRow;        // its first atlas row (and its first work group in resolve)
+    int height;
+    int evenOdd;         // 1: the even-odd rule, 0: nonzero
+    int tilesPerRow;     // of its tile list (0: it lists no tiles)
+    int firstTileFlag;   // its first word among the tile flags
+    int listHeader;      // the word of its tile list's header
+    int firstTileWord;   // the first word of its tile list
+    int unused;
+};
+layout(std430, binding = STORAGE_OPS) readonly buffer CoverageOps { CoverageOp ops[]; };
 
-// The last op whose descriptor entry `entry`, lane `lane`, is <= value (they ascend).
-int findOp(int entry, int lane, int value) {
+// The last op whose first point (byRow false) or first atlas row (byRow true) is <= value
+// (both ascend with the op's index).
+int findOp(bool byRow, int value) {
     int lo = 0, hi = uCoverageInfo.x - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) >> 1;
-        if (ops[3 * mid + entry][lane] <= value) lo = mid; else hi = mid - 1;
+        int key = byRow ? ops[mid].firstRow : ops[mid].firstPoint;
+        if (key <= value) lo = mid; else hi = mid - 1;
     }
     return lo;
 }

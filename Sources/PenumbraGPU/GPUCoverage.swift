@@ -162,15 +162,16 @@ final class GPUCoverage {
         let atlas = try lease.acquire(.coverage, width: (atlasWidth + 3) / 4, height: atlasHeight, "a coverage mask")
         // The ops' descriptors (coveragecells.glsl), their points one after another (each op's
         // first point starts a chain, so no edge joins two ops), and their tile lists.
-        var ops: [SIMD4<Int32>] = [], words: [UInt32] = [], masks: [GPUCoverageMask] = []
+        var ops: [CoverageOp] = [], words: [UInt32] = [], masks: [GPUCoverageMask] = []
         var points = 0, cells = 0, row = 0, flags = 0, listWords = 3 * batch.count
         for (index, edges) in batch.enumerated() {
             let region = edges.region, stride = region.width + 2
             let tilesPerRow = listingTiles ? GPUCoverage.tilesPerRow(region) : 0
             let tiles = tilesPerRow * ((region.height + GPUCoverage.tileSize - 1) / GPUCoverage.tileSize)
-            ops += [SIMD4(Int32(points), Int32(cells), Int32(stride), Int32(region.width)),
-                    SIMD4(Int32(row), Int32(region.height), edges.rule == .evenOdd ? 1 : 0, Int32(tilesPerRow)),
-                    SIMD4(Int32(flags), Int32(3 * index), Int32(listWords), 0)]
+            ops.append(CoverageOp(firstPoint: Int32(points), firstCell: Int32(cells), rowStride: Int32(stride),
+                                  width: Int32(region.width), firstRow: Int32(row), height: Int32(region.height),
+                                  evenOdd: edges.rule == .evenOdd ? 1 : 0, tilesPerRow: Int32(tilesPerRow),
+                                  firstTileFlag: Int32(flags), listHeader: Int32(3 * index), firstTileWord: Int32(listWords)))
             masks.append(GPUCoverageMask(texture: GLTexture(name: atlas.name, rect: region), atlasRow: row,
                                          tileList: listingTiles ? (header: 3 * index, firstTile: listWords, tilesPerRow: tilesPerRow) : nil))
             words += edges.words
