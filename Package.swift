@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "PenumbraShaders", "CEGL"],
                     path: "Tests/PenumbraGPUTests"),
         .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
-                    exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
+                    exclude: ["make_fixtures.py", "make_shrink_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
         .testTarget(
             name: "PenumbraServerTests",

@@ -121,6 +121,26 @@ int penumbra_jpeg_decoder_exif(penumbra_jpeg_decoder *decoder, const uint8_t **e
     return 0;
 }
 
+int penumbra_jpeg_decoder_scale(penumbra_jpeg_decoder *decoder, unsigned denominator, penumbra_jpeg_info *info,
+                                char *message, size_t capacity) {
+    struct jpeg_decompress_struct *c = &decoder->cinfo;
+    if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) {
+        copy_message(message, capacity, "unsupported scale");
+        return 1;
+    }
+    if (setjmp(decoder->error.landing)) {
+        copy_message(message, capacity, decoder->error.message);
+        return 1;
+    }
+    c->scale_num = 1;
+    c->scale_denom = denominator;
+    jpeg_calc_output_dimensions(c);
+    decoder->info.width = c->output_width;
+    decoder->info.height = c->output_height;
+    if (info != NULL) *info = decoder->info;
+    return 0;
+}
+
 int penumbra_jpeg_decoder_read(penumbra_jpeg_decoder *decoder, uint8_t *pixels, size_t size,
                                char *message, size_t capacity) {
     struct jpeg_decompress_struct *c = &decoder->cinfo;

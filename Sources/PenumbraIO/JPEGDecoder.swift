@@ -6,7 +6,9 @@
 // (Adobe files store the values inverted, which is lcms2's CMYK_8_REV),
 // without one each channel is r = (1 - c)(1 - k) on the un-inverted values,
 // rounded half up. The ICC profile is reassembled from the APP2 chunks by
-// libjpeg; the orientation comes from the first APP1 Exif block.
+// libjpeg; the orientation comes from the first APP1 Exif block. For
+// shrink-on-load it also decodes at 1/2, 1/4 or 1/8 through libjpeg's DCT
+// scaling (scale_denom, the rest of the defaults as above: djpeg -scale 1/N).
 import CJPEGShim
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +16,7 @@ import Glibc
 import PenumbraCore
 
 /// JPEG through libjpeg-turbo.
-public struct JPEGDecoder: ImageDecoder {
+public struct JPEGDecoder: ImageDecoder, ShrinkingImageDecoder {
     /// Creates the decoder; it has no options. It reads baseline and progressive JPEGs in grey,
     /// YCbCr, CMYK and Adobe's YCCK, with libjpeg-turbo's defaults (accurate integer IDCT, fancy
     /// upsampling).
@@ -31,11 +33,32 @@ public struct JPEGDecoder: ImageDecoder {
         }
     }
 
-    public func decode(_ data: [UInt8], maxPixels: Int, firstFrameOnly: Bool,
-                       colorManager: (any ColorManaging)?) throws -> DecodedFrames {
+    package func readOrientedHeader(_ data: [UInt8]) throws -> (header: ImageHeader, orientation: ImageOrientation) {
         try data.withUnsafeBufferPointer { bytes in
             let (handle, info) = try open(bytes)
             defer { penumbra_jpeg_decoder_close(handle) }
+            return (ImageHeader(width: Int(info.width), height: Int(info.height)), Self.orientation(handle))
+        }
+    }
+
+    public func decode(_ data: [UInt8], maxPixels: Int, firstFrameOnly: Bool,
+                       colorManager: (any ColorManaging)?) throws -> DecodedFrames {
+        try decode(data, denominator: 1, maxPixels: maxPixels, colorManager: colorManager)
+    }
+
+    package func decode(_ data: [UInt8], denominator: Int, maxPixels: Int,
+                        colorManager: (any ColorManaging)?) throws -> DecodedFrames {
+        try data.withUnsafeBufferPointer { bytes in
+            let (handle, header) = try open(bytes)
+            defer { penumbra_jpeg_decoder_close(handle) }
+            var info = header
+            if denominator != 1 {
+                var message = [CChar](repeating: 0, count: Int(PENUMBRA_JPEG_MESSAGE_CAPACITY))
+                guard denominator > 0, denominator <= 8,
+                      penumbra_jpeg_decoder_scale(handle, UInt32(denominator), &info, &message, message.count) == 0 else {
+                    throw ImageCodecError("JPEG: " + CText.string(message))
+                }
+            }
             let w = Int(info.width), h = Int(info.height)
             guard w * h <= maxPixels else {
                 throw ImageCodecError("JPEG: the image is \(w) x \(h) pixels, over the limit of \(maxPixels) pixels")
@@ -46,11 +69,7 @@ public struct JPEGDecoder: ImageDecoder {
                 icc = Array(UnsafeBufferPointer(start: iccStart, count: iccLength))
                 free(iccStart)
             }
-            var exifStart: UnsafePointer<UInt8>?, exifLength = 0
-            var orientation = ImageOrientation.up
-            if penumbra_jpeg_decoder_exif(handle, &exifStart, &exifLength) != 0, let exifStart {
-                orientation = EXIF.orientation(tiff: Array(UnsafeBufferPointer(start: exifStart, count: exifLength))) ?? .up
-            }
+            let orientation = Self.orientation(handle)
             var message = [CChar](repeating: 0, count: Int(PENUMBRA_JPEG_MESSAGE_CAPACITY))
             var failed = false
             // The shim writes every byte or fails (and then the buffer is thrown away), so it is
@@ -74,6 +93,13 @@ public struct JPEGDecoder: ImageDecoder {
             frames.isOpaque = true
             return frames
         }
+    }
+
+    /// The orientation of the first APP1 Exif block (`.up` without one).
+    private static func orientation(_ handle: OpaquePointer) -> ImageOrientation {
+        var exifStart: UnsafePointer<UInt8>?, exifLength = 0
+        guard penumbra_jpeg_decoder_exif(handle, &exifStart, &exifLength) != 0, let exifStart else { return .up }
+        return EXIF.orientation(tiff: Array(UnsafeBufferPointer(start: exifStart, count: exifLength))) ?? .up
     }
 
     /// r = (1 - c)(1 - k) per channel, alpha 255; stored values are inverted in Adobe files.

@@ -62,4 +62,27 @@ final class ImageFormatParityTests: XCTestCase {
         XCTAssertEqual(scene.images["rock"]?.scale, 2, "the @2x variant on a @2x canvas")
         try GPUTestSupport.assertParity(scene.displayList(), name: "image-formats-scaled", gpu: gpu)
     }
+
+    /// Shrink-on-load: the photo drawn at 1/10 and turned at 1/5 is decoded at 1/4 by libjpeg (the
+    /// smaller level of its two draws); its levels come from that image on both renderers alike.
+    func testAJPEGShrunkOnLoadIsByteIdentical() throws {
+        let gpu = try GPUTestSupport.renderer()
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = """
+            {"format": "penumbra-scene", "version": 1, "size": [400, 300], "background": "#FFFFFF",
+             "images": {"photo": "photo.jpg"},
+             "ops": [{"op": "setShadow", "offset": [4, 4], "blur": 3},
+                     {"op": "drawImage", "image": "photo", "rect": [10, 10, 160, 120]},
+                     {"op": "translate", "x": 250, "y": 40}, {"op": "rotate", "angle": 0.4},
+                     {"op": "drawImage", "image": "photo", "rect": [0, 0, 320, 240], "interpolation": "high"}]}
+            """
+        let scene = try Scene.decode(json, baseDirectory: folder.path, environment: .standard)
+        XCTAssertEqual(scene.images["photo"]?.bitmap.width, 400, "decoded at 1/4")
+        XCTAssertEqual(scene.images["photo"]?.scale, 0.25)
+        let list = try scene.displayList()
+        let cpu = try CPURenderer().render(list), out = try gpu.render(list)
+        let diff = try XCTUnwrap(ImageDifference(cpu, out))
+        XCTAssertTrue(diff.isExact, "\(diff)")
+    }
 }

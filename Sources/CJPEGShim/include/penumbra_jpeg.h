@@ -49,6 +49,12 @@ int penumbra_jpeg_decoder_icc(penumbra_jpeg_decoder *decoder, uint8_t **profile,
 /// The first APP1 "Exif\0\0" payload (after those 6 bytes), pointing into the decoder; 0 when none.
 int penumbra_jpeg_decoder_exif(penumbra_jpeg_decoder *decoder, const uint8_t **exif, size_t *length);
 
+/// Asks for libjpeg's DCT-scaled output at 1/`denominator` (1, 2, 4 or 8: scale_num 1,
+/// scale_denom `denominator`, everything else the defaults, as `djpeg -scale 1/N`). The info's
+/// width and height become the output's, ceil(size / denominator); `read` then fills that size.
+int penumbra_jpeg_decoder_scale(penumbra_jpeg_decoder *decoder, unsigned denominator, penumbra_jpeg_info *info,
+                                char *message, size_t capacity);
+
 /// Decodes the pixels: `width * height * 4` bytes in the layout of the info. Truncated or
 /// corrupt entropy data is an error (libjpeg's warnings stop the decoder), except extraneous
 /// bytes before a marker.

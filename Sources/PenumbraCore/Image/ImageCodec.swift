@@ -172,6 +172,12 @@ public struct ImageCodecs: Sendable {
               raw.frames.allSatisfy({ $0.count == raw.width * raw.height * 4 }) else {
             throw ImageCodecError("\(codec.formatName): the decoded pixels do not match the header")
         }
+        return finish(&raw, orientation: orientation, formatName: codec.formatName)
+    }
+
+    /// A codec's checked output converted to sRGB, premultiplied and turned upright by its
+    /// orientation, or by `orientation` when given (its frames are moved out, not copied).
+    func finish(_ raw: inout DecodedFrames, orientation: ImageOrientation?, formatName: String) -> DecodedImage {
         if let profile = raw.iccProfile, let colorManager {
             for i in raw.frames.indices {
                 if !colorManager.convertToSRGB(&raw.frames[i], profile: profile) { break }
@@ -188,6 +194,6 @@ public struct ImageCodecs: Sendable {
             if !raw.isOpaque { PNGCodec.convertColours(&pixels, premultiply) }
             frames.append(Bitmap(width: raw.width, height: raw.height, pixels: pixels).oriented(turn))
         }
-        return DecodedImage(frames: frames, durations: raw.durations, formatName: codec.formatName)
+        return DecodedImage(frames: frames, durations: raw.durations, formatName: formatName)
     }
 }

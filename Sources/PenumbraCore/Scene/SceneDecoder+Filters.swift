@@ -200,11 +200,16 @@ extension SceneDecoder {
     }
 
     /// A filter chain's pixels, cropped to its extent or else its input's.
-    mutating func renderFilterChain(_ chain: FilterChainDeclaration, location: String) throws -> Image {
+    /// A chain shrunk with its input (SceneDecoder+ShrinkOnLoad.swift) runs at the input's
+    /// decoded size, each blur's radius divided by the input's denominator.
+    mutating func renderFilterChain(_ chain: FilterChainDeclaration, name: String, location: String) throws -> Image {
         var (node, scale) = try filterInput(chain.input)
         let inputExtent = node.extent
+        let shrink = shrunkChains.contains(name) ? Double(shrunkBy[chain.input.name] ?? 1) : 1
         for step in chain.steps {
             switch step {
+            case .plain(.gaussianBlur(let radius), _) where shrink > 1:
+                node = .filtered(node, .gaussianBlur(radius: radius / shrink))
             case .plain(let filter, _):
                 node = .filtered(node, filter)
             case .vignette(let filter, let at):

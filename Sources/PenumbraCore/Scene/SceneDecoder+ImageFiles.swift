@@ -16,28 +16,51 @@ extension SceneDecoder {
     struct LoadedFile {
         var frames: [Bitmap]
         var durations: [Double]
+        /// 2, 4 or 8 when shrunk on load (decoded at 1 / denominator), else 1.
+        var denominator = 1
     }
 
-    /// The pixels of `source` (every frame when `animated`, else the first only).
+    /// The pixels of `source` (every frame when `animated`, else the first only). With `shrink`
+    /// (the draws of a shrink-on-load candidate and its scale), a JPEG they all draw from mip
+    /// level 1 or deeper is decoded at 1/2, 1/4 or 1/8 (SceneDecoder+ShrinkOnLoad.swift); the
+    /// budget counts the pixels decoded.
     mutating func loadFile(_ source: String, orientation: ImageOrientation?, animated: Bool,
+                           shrink: (draws: [ShrinkDraw], scale: Double)? = nil,
                            fail: (String) -> SceneError) throws -> LoadedFile {
         let resolved: ImageSource.Resolved
         do { resolved = try ImageSource.resolve(source, in: sources) } catch let f as ImageSource.Failure {
             throw fail(f.message)
         }
-        let key = resolved.identity + "|\(orientation?.rawValue ?? "file")|\(animated)"
-        if let shared = filesBySource[key] { return shared }
+        let baseKey = resolved.identity + "|\(orientation?.rawValue ?? "file")|\(animated)"
+        if shrink == nil, let shared = filesBySource[baseKey] { return shared }
         let bytes: [UInt8]
         do { bytes = try resolved.bytes(maxBytes: maxImageFileBytes) } catch let f as ImageSource.Failure {
             throw fail(f.message)
         }
-        let header: ImageHeader, format: String
+        var header: ImageHeader
+        let format: String
+        var denominator = 1
         do {
             let codec = try environment.codecs.decoder(for: bytes)
             format = codec.formatName
-            header = try codec.readHeader(bytes)
+            if let shrink, let shrinking = codec as? any ShrinkingImageDecoder {
+                let read = try shrinking.readOrientedHeader(bytes)
+                header = read.header
+                let turned = (orientation ?? read.orientation).swapsAxes
+                let upright = turned ? (width: header.height, height: header.width) : (width: header.width, height: header.height)
+                denominator = Self.shrinkDenominator(width: header.width, height: header.height, upright: upright,
+                                                     scale: shrink.scale, draws: shrink.draws)
+            } else {
+                header = try codec.readHeader(bytes)
+            }
         } catch {
             throw fail(Self.message(error))
+        }
+        let key = baseKey + (denominator > 1 ? "|1/\(denominator)" : "")
+        if let shared = filesBySource[key] { return shared }
+        if denominator > 1 {
+            let d = denominator
+            header = ImageHeader(width: (header.width + d - 1) / d, height: (header.height + d - 1) / d)
         }
         let frames = animated ? header.frameCount : 1
         let framePixels = header.width.multipliedReportingOverflow(by: header.height)
@@ -49,13 +72,19 @@ extension SceneDecoder {
                                                      : "its \(header.width) x \(header.height) pixels", fail: fail)
         let decoded: DecodedImage
         do {
-            decoded = try environment.codecs.decode(bytes, maxPixels: total, firstFrameOnly: !animated, orientation: orientation)
+            if denominator > 1, let shrunk = try environment.codecs.decodeShrunk(bytes, denominator: denominator, maxPixels: total,
+                                                                               orientation: orientation) {
+                decoded = shrunk
+            } else {
+                denominator = 1
+                decoded = try environment.codecs.decode(bytes, maxPixels: total, firstFrameOnly: !animated, orientation: orientation)
+            }
         } catch let cancelled as RenderCancelled {
             throw cancelled
         } catch {
             throw fail(Self.message(error))
         }
-        let loaded = LoadedFile(frames: decoded.frames, durations: decoded.durations)
+        let loaded = LoadedFile(frames: decoded.frames, durations: decoded.durations, denominator: denominator)
         filesBySource[key] = loaded
         return loaded
     }

@@ -145,9 +145,14 @@ extension SceneDecoder {
         let image: Image
         switch declaration.form {
         case .file(let source, let scale, let orientation):
-            let loaded = try loadFile(source, orientation: orientation, animated: true, fail: fail)
             let s = scale ?? ImageSource.impliedScale(source) ?? 1
-            if loaded.frames.count > 1 {
+            let loaded = try loadFile(source, orientation: orientation, animated: true,
+                                      shrink: shrinkDraws[name].map { (draws: $0, scale: s) }, fail: fail)
+            if loaded.denominator > 1 {
+                // Shrunk on load: the same size in points (SceneDecoder+ShrinkOnLoad.swift).
+                image = Image(bitmap: loaded.frames[0], scale: s / Double(loaded.denominator))
+                shrunkBy[name] = loaded.denominator
+            } else if loaded.frames.count > 1 {
                 let frames = loaded.frames.map { Image(bitmap: $0, scale: s) }
                 let animation = AnimatedImage(frames: frames, frameDurations: loaded.durations)
                 animations[name] = animation
@@ -164,7 +169,7 @@ extension SceneDecoder {
             animations[name] = animation
             image = animation.frame(at: time)
         case .filterChain(let chain):
-            image = try renderFilterChain(chain, location: declaration.location)
+            image = try renderFilterChain(chain, name: name, location: declaration.location)
         case .generator(let generator):
             image = try renderGenerator(generator, location: declaration.location)
         }

@@ -32,6 +32,12 @@ struct SceneDecoder {
     var loadedImages: [String: Image] = [:]
     /// Decoded files by source identity (a file's real path or a data URI), shared between names.
     var filesBySource: [String: LoadedFile] = [:]
+    /// Shrink-on-load candidates: per image name, its draws (SceneDecoder+ShrinkOnLoad.swift).
+    var shrinkDraws: [String: [ShrinkDraw]] = [:]
+    /// Filter chains evaluated at their input's shrunk size, their blurs scaled with it.
+    var shrunkChains: Set<String> = []
+    /// Images shrunk on load, by name: the denominator they were decoded at.
+    var shrunkBy: [String: Int] = [:]
     /// Animations by name (their frame at `time` is in `loadedImages`).
     var animations: [String: AnimatedImage] = [:]
     /// Names being loaded, outermost first (cycle detection, offscreen chains).
@@ -106,6 +112,7 @@ struct SceneDecoder {
 
         let opsReader = try doc.required("ops")
         guard case .array = opsReader.value else { throw opsReader.typeError(expected: "an array of ops") }
+        (shrinkDraws, shrunkChains) = shrinkPlan(document: root, ops: opsReader.value)
         let ops = try decodeOpList(opsReader)
         for name in imageNames where loadedImages[name] == nil && !isUnboundedGenerator(name) { _ = try image(named: name) }
         var scene = Scene(size: size, scale: scale, background: background, images: loadedImages, ops: ops,
