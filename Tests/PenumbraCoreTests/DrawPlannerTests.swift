@@ -1,4 +1,6 @@
 import Foundation
+import Dispatch
+import Synchronization
 import XCTest
 @testable import PenumbraCore
 
@@ -23,7 +25,7 @@ final class DrawPlannerTests: XCTestCase {
         return list
     }
 
-    private func summary(_ draw: PlannedDraw) -> [String] {
+    private static func summary(_ draw: PlannedDraw) -> [String] {
         func mask(_ m: CoverageMask?) -> String { m.map { "\($0.region) \($0.denseValues().hashValue)" } ?? "-" }
         return [mask(draw.clip), draw.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
                 draw.shadow.map { "\($0.plane) \($0.compositeRegion) \(mask($0.casterCoverage))" } ?? "-"]
@@ -42,19 +44,66 @@ final class DrawPlannerTests: XCTestCase {
         XCTAssertNil(planner.next())
     }
 
+    /// A pool whose only thread is held by another job: the consumer plans every draw itself, and
+    /// dropping the PlanAhead withdraws its queued jobs instead of waiting for them.
+    func testABusyPoolNeitherStallsNorHoldsARender() throws {
+        let list = try list()
+        let planner = DrawPlanner(list)
+        var expected: [[String]] = []
+        while let draw = planner.next() { expected.append(Self.summary(draw)) }
+        let pool = PlanningPool(threads: 1)
+        let release = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
+        _ = pool.submit { holding.signal(); release.wait() }
+        holding.wait()
+        do {
+            let ahead = PlanAhead(list, depth: 4, workers: 3, pool: pool)
+            var actual: [[String]] = []
+            while let draw = ahead.next() { actual.append(Self.summary(draw)) }
+            XCTAssertEqual(actual, expected)
+            let early = PlanAhead(list, depth: 4, workers: 3, pool: pool)
+            XCTAssertNotNil(early.next())
+            // Both are dropped here with their jobs still queued behind the held one.
+        }
+        release.signal()
+        // The pool still works once free: a later render's jobs run on it.
+        let after = PlanAhead(list, depth: 2, workers: 2, pool: pool)
+        var again: [[String]] = []
+        while let draw = after.next() { again.append(Self.summary(draw)) }
+        XCTAssertEqual(again, expected)
+    }
+
+    /// Renders planning at once on one small shared pool each get their own plans, in order.
+    func testConcurrentRendersShareOnePool() throws {
+        let list = try list()
+        let planner = DrawPlanner(list)
+        var expected: [[String]] = []
+        while let draw = planner.next() { expected.append(Self.summary(draw)) }
+        let pool = PlanningPool(threads: 2)
+        let results = Mutex<[[[String]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let ahead = PlanAhead(list, depth: 3, workers: 2, pool: pool)
+            var actual: [[String]] = []
+            while let draw = ahead.next() { actual.append(Self.summary(draw)) }
+            results.withLock { $0.append(actual) }
+        }
+        let all = results.withLock { $0 }
+        XCTAssertEqual(all.count, 6)
+        for actual in all { XCTAssertEqual(actual, expected) }
+    }
+
     func testPlanningAheadGivesTheInlinePlansInOrder() throws {
         let list = try list()
         XCTAssertGreaterThanOrEqual(list.commands.count, PlanAhead.minimumCommands, "long enough to plan on a thread")
         let planner = DrawPlanner(list)
         var expected: [[String]] = []
-        while let draw = planner.next() { expected.append(summary(draw)) }
+        while let draw = planner.next() { expected.append(Self.summary(draw)) }
         XCTAssertTrue(expected.contains { $0[2] != "-" }, "the fixture has shadows")
         XCTAssertTrue(expected.contains { $0[0] != "-" }, "the fixture has a clip")
         for depth in [1, 3, 16] {
             for workers in [1, 2, 5] {
                 let ahead = PlanAhead(list, depth: depth, workers: workers)
                 var actual: [[String]] = []
-                while let draw = ahead.next() { actual.append(summary(draw)) }
+                while let draw = ahead.next() { actual.append(Self.summary(draw)) }
                 XCTAssertEqual(actual, expected, "depth \(depth), \(workers) workers")
                 XCTAssertNil(ahead.next(), "stays at the end")
             }

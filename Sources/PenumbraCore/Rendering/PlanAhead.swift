@@ -1,15 +1,17 @@
 // PlanAhead: the plans of a display list's draws, computed ahead of the
-// renderer that consumes them, on worker threads, at most `depth` draws
+// renderer that consumes them, by jobs on the process's planning pool
+// (PlanningPool: no threads are started per render), at most `depth` draws
 // ahead. Coverage (rasterizing strokes, clips, shadow casters) then overlaps
 // with compositing, and spreads over the cores: on a scene of many shapes
 // rasterizing is most of the work. The walk over the list (DrawSequence)
 // is cheap and done first; workers take draws in order from a shared
 // counter and plan them (DrawPlanner.plan, a pure function of the draw);
 // the consumer takes plan k from ring slot k % depth once its worker has
-// published it. The plans are the planner's, computed by the same code from
-// the same inputs, so the output is identical whatever the threads. Short
-// lists (starting threads costs about as much as planning a few shapes) and
-// machines of one core plan inline.
+// published it, or plans it itself when no job has taken it yet (the pool
+// may be busy with other renders' jobs). The plans are the planner's,
+// computed by the same code from the same inputs, so the output is identical
+// whatever the threads. Short lists (handing work over costs about as much
+// as planning a few shapes) and machines of one core plan inline.
 //
 // Ring protocol: `free` counts slots that may be filled; a worker takes a
 // token before taking a draw index, so draw j is only started once draw
@@ -28,23 +30,20 @@ import Foundation
     /// Lists shorter than this are planned on the consumer's thread.
     @usableFromInline package static let minimumCommands = 8
 
-    /// Starts planning `list`, at most `depth` draws ahead of the consumer, on `workers` threads
-    /// (nil: Parallelism.maxThreads), shapes' coverage in `form`.
-    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks) {
+    /// Starts planning `list`, at most `depth` draws ahead of the consumer, by `workers` jobs on
+    /// `pool` (nil: one per pool thread), shapes' coverage in `form`.
+    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks,
+                                   pool: PlanningPool = .shared) {
         planner = DrawPlanner(list, form: form)
-        let workerCount = max(1, min(workers ?? Parallelism.maxThreads, depth))
-        guard list.commands.count >= PlanAhead.minimumCommands, Parallelism.maxThreads > 1 || workers != nil else {
+        let workerCount = max(1, min(workers ?? pool.threads, depth))
+        guard list.commands.count >= PlanAhead.minimumCommands, pool.threads > 1 || workers != nil else {
             channel = nil
             return
         }
-        let channel = Channel(planner: planner, draws: DrawSequence.draws(of: list), depth: max(1, depth))
+        let channel = Channel(planner: planner, draws: DrawSequence.draws(of: list), depth: max(1, depth), pool: pool)
         self.channel = channel
-        for index in 0..<workerCount {
-            let thread = Thread { channel.work() }
-            thread.name = "penumbra.plan-ahead.\(index)"
-            thread.start()
-        }
         channel.workers = workerCount
+        channel.tickets = (0..<workerCount).map { _ in pool.submit { channel.work() } }
     }
 
     deinit { channel?.stop() }
@@ -72,11 +71,14 @@ import Foundation
         private let lock = NSLock()
         private var nextDraw = 0   // under `lock`
         private var stopped = false  // under `lock`
-        /// How many worker threads run `work()` (set once, before any can finish).
+        /// How many jobs run `work()` (set once, before any is submitted).
         var workers = 0
+        /// The pool and its tickets for this channel's jobs (set once, after they are submitted).
+        private let pool: PlanningPool
+        var tickets: [UInt64] = []
 
-        init(planner: DrawPlanner, draws: [DrawInput], depth: Int) {
-            self.planner = planner; self.draws = draws
+        init(planner: DrawPlanner, draws: [DrawInput], depth: Int, pool: PlanningPool) {
+            self.planner = planner; self.draws = draws; self.pool = pool
             self.depth = depth
             ring = .allocate(capacity: depth)
             ring.initialize(repeating: nil, count: depth)
@@ -111,8 +113,17 @@ import Foundation
             finished.signal()
         }
 
-        /// Plan `index` (the consumer's next), once published; frees its slot.
+        /// Plan `index` (the consumer's next): planned here when no job has taken it yet, else
+        /// once its job has published it (then its slot is freed). A draw planned here never
+        /// enters the ring, so the ring's tokens stay as they were.
         func take(_ index: Int) -> PlannedDraw? {
+            lock.lock()
+            if nextDraw == index {
+                nextDraw += 1
+                lock.unlock()
+                return planner.plan(draws[index])
+            }
+            lock.unlock()
             let slot = index % depth
             ready[slot].wait()
             let plan = ring[slot]
@@ -121,11 +132,13 @@ import Foundation
             return plan
         }
 
-        /// Stops the workers (waking any that wait for a slot) and waits for them to end.
+        /// Stops the jobs (waking any that wait for a slot), withdraws those that never started,
+        /// and waits for the others to end.
         func stop() {
             lock.lock(); stopped = true; lock.unlock()
             free.signal()
-            for _ in 0..<workers { finished.wait() }
+            let started = tickets.filter { !pool.withdraw($0) }.count
+            for _ in 0..<started { finished.wait() }
         }
     }
 }
