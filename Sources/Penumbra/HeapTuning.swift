@@ -30,7 +30,7 @@ package enum HeapTuning {
     /// more than `trimAfterBytes`, or when the heap holds more than `trimSlackBytes` beyond what
     /// is in use (a job refused or cancelled part way leaves its small blocks' pages behind: a
     /// thousand dashed strokes' outlines, a blur's planes).
-    static func returnFreedMemory(afterCanvasOf canvasBytes: Int) {
+    package static func returnFreedMemory(afterCanvasOf canvasBytes: Int) {
         guard canvasBytes >= trimAfterBytes || penumbra_heap_system() > penumbra_heap_in_use() + trimSlackBytes else { return }
         _ = penumbra_heap_trim()
     }

@@ -1,6 +1,7 @@
 // deploy/ cannot run here (no Docker, no cluster): its structure is checked instead. The
 // manifests are JSON (kubectl reads JSON as well as YAML), parsed with Foundation; their probe
-// paths are asked of the real router, and ports, args and the Dockerfile must agree.
+// paths are asked of the real router, and ports, args and the Dockerfile must agree; the batch
+// Job's command, volume, shard variables and flags must agree with the image and `penumbra batch`.
 import Foundation
 import HummingbirdTesting
 import PenumbraServer
@@ -85,6 +86,91 @@ final class DeploymentTests: XCTestCase {
             }
         }
         server.service.shutdown()
+    }
+
+    /// The batch Job: an Indexed Job whose pods each render their shard of one manifest on a
+    /// shared volume. Its command is the image's binary, its paths lie on the mounted claim, its
+    /// JOB_COMPLETIONS is its `completions` (batch's --shard default reads it), and every flag it
+    /// passes is one `penumbra batch --help` lists.
+    func testBatchJobIsAnIndexedJobOverTheSharedVolume() throws {
+        let job = try manifest("batch-job.json")
+        XCTAssertEqual(job["kind"] as? String, "Job")
+        XCTAssertEqual(job["apiVersion"] as? String, "batch/v1")
+        XCTAssertEqual(value(job, "spec.completionMode") as? String, "Indexed")
+        let completions = try XCTUnwrap(value(job, "spec.completions") as? Int)
+        let parallelism = try XCTUnwrap(value(job, "spec.parallelism") as? Int)
+        XCTAssertTrue((1...completions).contains(parallelism), "parallelism \(parallelism) of \(completions)")
+        XCTAssertTrue(value(job, "spec.backoffLimitPerIndex") is Int || value(job, "spec.backoffLimit") is Int)
+        XCTAssertEqual(value(job, "spec.template.spec.restartPolicy") as? String, "Never")
+        // A line that fails (1) or a bad manifest (2) fails again on a retry: those end the index at once.
+        let rules = try XCTUnwrap(value(job, "spec.podFailurePolicy.rules") as? [[String: Any]])
+        let failIndex = try XCTUnwrap(rules.first { $0["action"] as? String == "FailIndex" })
+        XCTAssertEqual(Set(value(failIndex, "onExitCodes.values") as? [Int] ?? []), [1, 2])
+
+        let container = try XCTUnwrap(value(job, "spec.template.spec.containers.0") as? [String: Any])
+        XCTAssertEqual(value(failIndex, "onExitCodes.containerName") as? String, container["name"] as? String)
+        let dockerfile = try String(contentsOf: deploy.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let command = try XCTUnwrap(container["command"] as? [String])
+        XCTAssertEqual(command.count, 1)
+        XCTAssertTrue(dockerfile.contains("COPY --from=build /out/penumbra \(command[0])"), "the command is the image's binary")
+        let args = try XCTUnwrap(container["args"] as? [String])
+        XCTAssertEqual(args.first, "batch")
+        let manifestPath = try XCTUnwrap(args.count > 1 ? args[1] : nil)
+        let out = try XCTUnwrap(argument(args, "--out"))
+
+        // Both paths lie on the volume mounted from the shared claim.
+        let mounts = try XCTUnwrap(container["volumeMounts"] as? [[String: Any]])
+        let volumes = try XCTUnwrap(value(job, "spec.template.spec.volumes") as? [[String: Any]])
+        for path in [manifestPath, out] {
+            let mount = try XCTUnwrap(mounts.first { path.hasPrefix(($0["mountPath"] as? String ?? "\u{0}") + "/") }, "\(path) is on no mount")
+            XCTAssertNotEqual(mount["readOnly"] as? Bool, true, "\(path): the outputs and the log are written there")
+            let volume = try XCTUnwrap(volumes.first { $0["name"] as? String == mount["name"] as? String }, "volume \(mount["name"] ?? "")")
+            let claim = try XCTUnwrap(value(volume, "persistentVolumeClaim.claimName") as? String)
+            let pvc = try manifest("batch-pvc.json")
+            XCTAssertEqual(pvc["kind"] as? String, "PersistentVolumeClaim")
+            XCTAssertEqual(value(pvc, "metadata.name") as? String, claim)
+            XCTAssertTrue((value(pvc, "spec.accessModes") as? [String] ?? []).contains("ReadWriteMany"),
+                          "pods on several nodes write to one volume")
+        }
+
+        // The shard: the completion index from the Job's annotation, the count equal to completions.
+        let env = try XCTUnwrap(container["env"] as? [[String: Any]])
+        let byName = Dictionary(env.compactMap { e in (e["name"] as? String).map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(byName["JOB_COMPLETIONS"]?["value"] as? String, String(completions))
+        XCTAssertEqual(value(byName["JOB_COMPLETION_INDEX"], "valueFrom.fieldRef.fieldPath") as? String,
+                       "metadata.annotations['batch.kubernetes.io/job-completion-index']")
+        XCTAssertNil(argument(args, "--shard"), "--shard would override the index for every pod")
+
+        for kind in ["requests", "limits"] {
+            for resource in ["cpu", "memory"] {
+                XCTAssertNotNil(value(container, "resources.\(kind).\(resource)") as? String, "resources.\(kind).\(resource)")
+            }
+        }
+        // One worker per requested core.
+        XCTAssertEqual(argument(args, "--jobs"), value(container, "resources.requests.cpu") as? String)
+
+        // Every flag is one the built command knows.
+        let help = try batchHelp()
+        for flag in args where flag.hasPrefix("--") {
+            XCTAssertTrue(help.contains(flag), "penumbra batch --help does not list \(flag)")
+        }
+    }
+
+    /// `penumbra batch --help` from the built tool.
+    private func batchHelp() throws -> String {
+        let dir = Bundle.main.bundleURL
+        let candidates = [dir.appendingPathComponent("penumbra"), dir.deletingLastPathComponent().appendingPathComponent("penumbra")]
+        let tool = try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the built penumbra")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["batch", "--help"]
+        let pipe = Pipe()
+        process.standardOutput = pipe; process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        return text
     }
 
     func testDockerfileIsMultiStageWithStaticStdlib() throws {

@@ -3,7 +3,8 @@
 // longest animated image's duration) and writes an APNG, an animated WebP or
 // one PNG per frame (frame0001.png, ...) into a folder. The scene and its
 // images are decoded once; each frame swaps in the animated images' frames
-// at its time (Scene.at(time:)).
+// at its time (Scene.at(time:)). On a terminal, a progress line counts the
+// frames (Progress.swift).
 import ArgumentParser
 import Foundation
 import Penumbra
@@ -51,13 +52,17 @@ struct AnimateCommand: ParsableCommand {
             throw ToolError(.backendUnavailable, "backend \(backend.rawValue) unavailable: \(e.message)")
         }
         if let note = choice.note { Diagnostics.print("penumbra: \(note)") }
+        let progress = Progress()
+        defer { progress.done() }
         var frames: [Bitmap] = []
         for i in 0..<count {
+            progress.say("frame \(i + 1)/\(count)")
             let list = try SceneLoading.record(decoded.at(time: Double(i) / Double(fps)), from: scene)
             do { frames.append(try choice.renderer.render(list)) } catch {
                 throw ToolError(.failure, "rendering frame \(i) failed: \(error)")
             }
         }
+        progress.say("encoding \(count) frames")
         let lower = output.lowercased()
         do {
             if lower.hasSuffix(".png") || lower.hasSuffix(".apng") {

@@ -196,13 +196,3 @@ struct BenchCommand: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 }
-
-/// A one-line progress report on a terminal, rewritten in place.
-struct Progress {
-    let enabled: Bool
-    func say(_ text: String) {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-    }
-    func done() { if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-}

@@ -19,7 +19,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "The decoded-pixel budget: most pixels of all images together, every frame counted.")
     var maxImagePixels: Int = ResourceLimits.default.maxImagePixels
     @Option(help: ArgumentHelp("The render's memory budget in bytes: every surface alive at once (canvas, layers, shadow and blur planes, filter intermediates, decoded images).",
-                               discussion: "Default: 1 GiB for render, animate, parity and bench; for serve, \(LimitOptions.serverRenderBytes >> 20) MiB shared out among the workers."))
+                               discussion: "Default: 1 GiB for render, animate, parity, bench and each line of batch; for serve, \(LimitOptions.serverRenderBytes >> 20) MiB shared out among the workers."))
     var maxRenderBytes: Int?
     @Option(help: "The scene's geometry budget: points of all flattened paths and stroke outlines together.")
     var maxGeometryPoints: Int = ResourceLimits.default.maxGeometryPoints

@@ -48,7 +48,7 @@ struct ParityCommand: ParsableCommand {
             throw ToolError(.backendUnavailable, "backend gpu unavailable: \(e.message)")
         }
         let writer = try report.map { try ParityReport(directory: $0) }
-        let progress = Progress(enabled: isatty(STDERR_FILENO) == 1)
+        let progress = Progress()
         var names = ReportNames()
         var outcomes: [ParityOutcome] = []
         let pathWidth = scenes.map(\.count).max() ?? 0 // lines are printed as they come, aligned

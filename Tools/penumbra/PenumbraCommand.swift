@@ -11,5 +11,5 @@ struct PenumbraCommand: ParsableCommand {
             The scene format is described in docs/scene-format.md, the command in docs/cli.md.
             """,
         version: "0.1.0",
-        subcommands: [RenderCommand.self, ParityCommand.self, BenchCommand.self, AnimateCommand.self, ServeCommand.self, SignCommand.self])
+        subcommands: [RenderCommand.self, ParityCommand.self, BenchCommand.self, AnimateCommand.self, BatchCommand.self, ServeCommand.self, SignCommand.self])
 }

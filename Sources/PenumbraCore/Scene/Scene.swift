@@ -98,6 +98,14 @@ public struct Scene: Hashable, Sendable {
         return try decoder.decodeDocument(root, scaleOverride: scale, timeOverride: time)
     }
 
+    /// Decodes and validates a scene already parsed (one inline in a larger document, such as a
+    /// line of a batch manifest); otherwise as `decode(_:sources:limits:scale:time:environment:)`.
+    package static func decode(parsed root: JSONValue, sources: ImageSources, limits: ResourceLimits = .default,
+                               scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
+        var decoder = SceneDecoder(sources: sources, limits: limits, environment: environment)
+        return try decoder.decodeDocument(root, scaleOverride: scale, timeOverride: time)
+    }
+
     /// Decodes and validates a whole scene given as a string; see `decode(_:baseDirectory:limits:scale:time:environment:)`.
     public static func decode(_ json: String, baseDirectory: String, limits: ResourceLimits = .default,
                               scale: Double? = nil, time: Double? = nil, environment: SceneEnvironment = .core) throws -> Scene {
