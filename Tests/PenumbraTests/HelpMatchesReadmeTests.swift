@@ -55,7 +55,7 @@ extension CommandLineTests {
 
     func testEverySubcommandsHelpMatchesTheReadmeUsage() throws {
         let readme = try readmeOptions()
-        for subcommand in ["render", "parity", "bench", "animate", "serve", "sign"] {
+        for subcommand in ["render", "parity", "bench", "animate", "serve", "sign", "batch"] {
             let help = try helpOptions(subcommand)
             XCTAssertFalse(help.isEmpty, subcommand)
             // -o is --output: the README writes the short form.
