@@ -62,11 +62,12 @@ package struct RenderRequest: Sendable {
     }
 }
 
-/// The fuzzing entry: any bytes through the request parsers, never a crash.
-package enum RequestFuzzing {
+/// The fuzzing entry: any bytes through the request parsers, never a crash. SPI, not API: the
+/// fuzzer (Tools/fuzz/requests) is compiled outside the package.
+@_spi(Fuzzing) public enum RequestFuzzing {
     /// The first byte picks JSON (even) or multipart (odd, with boundary "B"); the rest is the body.
     /// Scenes are decoded with small limits and recorded, not rendered.
-    package static func run(_ data: [UInt8]) {
+    public static func run(_ data: [UInt8]) {
         guard let selector = data.first else { return }
         let body = Array(data.dropFirst())
         var limits = ResourceLimits.default

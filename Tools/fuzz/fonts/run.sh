@@ -8,11 +8,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 swift build -c release --target PenumbraCore >/dev/null
+# PenumbraText's sources and the target use PenumbraCore's `package` declarations: compile them
+# with the package name SwiftPM gave PenumbraCore (the clone folder's name, normalised).
+package_name=$(grep '"-module-name","PenumbraCore"' .build/release.yaml | grep -o '"-package-name","[^"]*"' | head -n 1 | cut -d'"' -f4)
 out=.build/fuzz
 mkdir -p "$out"
 maps=()
 for m in CFreeType CHarfBuzz CFontconfig CFriBidi CUnibreak; do maps+=(-Xcc "-fmodule-map-file=Sources/$m/module.modulemap"); done
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FontFuzz -swift-version 6 \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FontFuzz -package-name "$package_name" -swift-version 6 \
   Tools/fuzz/fonts/FontFuzz.swift Sources/PenumbraText/*.swift \
   -I .build/release/Modules -I .build/release "${maps[@]}" \
   $(pkg-config --cflags-only-I freetype2 harfbuzz fribidi | sed 's/-I/-Xcc -I/g') \
