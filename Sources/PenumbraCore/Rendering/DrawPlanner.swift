@@ -9,10 +9,11 @@
 // Planning is split in two: a cheap sequential walk (DrawSequence: which
 // geometry, over which frame, with which state) and the costly, pure part
 // (`DrawPlanner.plan`: rasterizing), which depends on nothing but its input
-// and the clip masks, cached per clip node behind a lock. So plans can be
+// and the clip masks, cached per clip node and frame in a Mutex. So plans can be
 // computed ahead of time, on several cores at once (PlanAhead.swift), while
 // a renderer composites earlier draws.
 import Foundation
+import Synchronization
 
 /// What a renderer needs, besides the paint, to execute one draw.
 @usableFromInline package struct PlannedDraw: Sendable {
@@ -110,23 +111,24 @@ import Foundation
 
 /// Plans a display list's draws: in order with `next()`, or one draw at a time from any thread
 /// with `plan(_:)`.
-@usableFromInline package final class DrawPlanner: @unchecked Sendable {
+@usableFromInline package final class DrawPlanner: Sendable {
     private let clips: [ClipNode]
-    private var sequence: DrawSequence
+    /// The walk `next()` advances. One consumer calls `next()`; the Mutex makes that a checked
+    /// fact rather than a promise (it is never contended).
+    private let sequence: Mutex<DrawSequence>
     /// Clip coverage per clip node and frame. A GraphicsContext starts a layer with no clip, so
     /// its lists use a clip node within one frame; a list built by hand may use one on both sides
     /// of a layer boundary, and a cache keyed by the node alone then served whichever frame's mask
     /// was planned first (the planning threads' order: different bytes from run to run).
-    private var clipMasks: [ClipMaskKey: CoverageMask] = [:]
+    private let clipMasks = Mutex<[ClipMaskKey: CoverageMask]>([:])
     private struct ClipMaskKey: Hashable { let clip: Int; let frame: PixelRect }
-    private let lock = NSLock()
     /// How shapes' coverage is planned (clips always as masks).
     private let form: CoverageForm
 
     @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
         self.form = form
         clips = list.clips
-        sequence = DrawSequence(list)
+        sequence = Mutex(DrawSequence(list))
     }
 
     /// The device shape an image covers: its transformed destination rectangle.
@@ -139,7 +141,7 @@ import Foundation
     /// The plan of the next draw, nil after the last one (including the composites of layers
     /// left open at the end). Not for concurrent use.
     @usableFromInline package func next() -> PlannedDraw? {
-        while let step = sequence.next() {
+        while let step = sequence.withLock({ $0.next() }) {
             if case .draw(let input, _) = step { return plan(input) }
         }
         return nil
@@ -156,13 +158,15 @@ import Foundation
                            op: OpPlan(geometry: geometry, frame: frame, clipRegion: clip?.region, form: form))
     }
 
-    /// The clip node's coverage, computed once (under the lock: clips are few and shared).
+    /// The clip node's coverage over `frame`, computed once (under the lock: clips are few and
+    /// shared by many draws).
     private func clipMask(_ index: Int, within frame: PixelRect) -> CoverageMask {
-        lock.lock(); defer { lock.unlock() }
         let key = ClipMaskKey(clip: index, frame: frame)
-        if let mask = clipMasks[key] { return mask }
-        let mask = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
-        clipMasks[key] = mask
-        return mask
+        return clipMasks.withLock { masks in
+            if let mask = masks[key] { return mask }
+            let mask = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
+            masks[key] = mask
+            return mask
+        }
     }
 }
