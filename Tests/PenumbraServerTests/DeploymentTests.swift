@@ -173,6 +173,73 @@ final class DeploymentTests: XCTestCase {
         return text
     }
 
+    private struct CommandFailed: Error { let command: [String] }
+
+    /// What `command` (looked up on PATH) prints on standard output; throws when it fails.
+    private func shell(_ command: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let pipe = Pipe()
+        process.standardOutput = pipe; process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CommandFailed(command: command) }
+        return text
+    }
+
+    /// The words of the `apt-get install` in the Dockerfile's stage `index` (0: build, 1: runtime).
+    private func dockerPackages(stage index: Int) throws -> Set<String> {
+        let text = try String(contentsOf: deploy.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        // The text before the first FROM is the header comment: stage 0 is the second piece.
+        let stage = text.components(separatedBy: "\nFROM ")[index + 1]
+        guard let install = stage.range(of: "apt-get install"), let end = stage.range(of: "rm -rf", range: install.upperBound..<stage.endIndex) else {
+            return []
+        }
+        return Set(stage[install.upperBound..<end.lowerBound].split(whereSeparator: { " \\\n&".contains($0) })
+            .map(String.init).filter { !$0.hasPrefix("-") && $0 != "apt-get" && $0 != "install" })
+    }
+
+    /// The image builds and runs: its build stage installs every -dev package CI installs, and its
+    /// runtime stage the Debian package of every shared library the built `penumbra` links
+    /// (but the C runtime and the Swift runtime, which the image links statically).
+    func testDockerfileInstallsWhatTheBinaryLinks() throws {
+        let ci = try String(contentsOf: deploy.deletingLastPathComponent().appendingPathComponent(".ci/run"), encoding: .utf8)
+        let ciDev = ci.split(whereSeparator: { " \n()".contains($0) }).map(String.init).filter { $0.hasSuffix("-dev") }
+        XCTAssertGreaterThan(ciDev.count, 10)
+        let build = try dockerPackages(stage: 0), runtime = try dockerPackages(stage: 1)
+        XCTAssertEqual(Set(ciDev).subtracting(build).sorted(), [], "-dev packages CI installs and the build stage does not")
+        XCTAssertTrue(runtime.contains("fonts-noto-cjk"))
+
+        let tool = Bundle.main.bundleURL.appendingPathComponent("penumbra")
+        let binary = FileManager.default.isExecutableFile(atPath: tool.path) ? tool
+            : Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("penumbra")
+        let needed = try shell(["objdump", "-p", binary.path]).split(separator: "\n")
+            .filter { $0.contains("NEEDED") }.compactMap { $0.split(separator: " ").last.map(String.init) }
+        let resolved = try shell(["ldd", binary.path]).split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: " ")
+            guard parts.count >= 3, parts[1] == "=>" else { return nil }
+            return (parts[0].trimmingCharacters(in: .whitespaces), String(parts[2]))
+        }
+        let runtimeOfTheBaseImage: Set<String> = ["libc6", "libgcc-s1", "libstdc++6"]
+        var checked = 0
+        for library in needed {
+            guard let path = resolved.first(where: { $0.0 == library })?.1, !path.hasPrefix("/opt/"),
+                  !library.hasPrefix("libswift"), !library.hasPrefix("libFoundation"),
+                  !["libdispatch.so", "libBlocksRuntime.so"].contains(library) else { continue }
+            // usrmerge: dpkg knows a library by the path its package installed it at.
+            let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let candidates = [path, "/usr" + path, real, real.hasPrefix("/usr/") ? String(real.dropFirst(4)) : "/usr" + real]
+            let owner = candidates.lazy.compactMap { try? self.shell(["dpkg", "-S", $0]) }.first
+            let package = try XCTUnwrap(owner, "no Debian package owns \(path)").split(separator: ":").first.map(String.init) ?? ""
+            checked += 1
+            XCTAssertTrue(runtimeOfTheBaseImage.contains(package) || runtime.contains(package),
+                          "the runtime stage lacks \(package), which provides \(library)")
+        }
+        XCTAssertGreaterThan(checked, 10, "the binary's libraries were found")
+    }
+
     func testDockerfileIsMultiStageWithStaticStdlib() throws {
         let text = try String(contentsOf: deploy.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let froms = text.split(separator: "\n").filter { $0.hasPrefix("FROM ") }

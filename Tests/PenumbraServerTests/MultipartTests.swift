@@ -1,5 +1,5 @@
 // The strict multipart reader and the query parser, on their own.
-import PenumbraRequests
+@_spi(Fuzzing) import PenumbraRequests
 import XCTest
 
 final class MultipartTests: XCTestCase {
