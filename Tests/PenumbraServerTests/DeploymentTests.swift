@@ -157,21 +157,14 @@ final class DeploymentTests: XCTestCase {
     }
 
     /// `penumbra batch --help` from the built tool.
-    private func batchHelp() throws -> String {
+    /// The built `penumbra` beside the test bundle.
+    private func builtTool() throws -> URL {
         let dir = Bundle.main.bundleURL
         let candidates = [dir.appendingPathComponent("penumbra"), dir.deletingLastPathComponent().appendingPathComponent("penumbra")]
-        let tool = try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the built penumbra")
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = ["batch", "--help"]
-        let pipe = Pipe()
-        process.standardOutput = pipe; process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return text
+        return try XCTUnwrap(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the built penumbra")
     }
+
+    private func batchHelp() throws -> String { try shell([try builtTool().path, "batch", "--help"]) }
 
     private struct CommandFailed: Error { let command: [String] }
 
@@ -212,9 +205,7 @@ final class DeploymentTests: XCTestCase {
         XCTAssertEqual(Set(ciDev).subtracting(build).sorted(), [], "-dev packages CI installs and the build stage does not")
         XCTAssertTrue(runtime.contains("fonts-noto-cjk"))
 
-        let tool = Bundle.main.bundleURL.appendingPathComponent("penumbra")
-        let binary = FileManager.default.isExecutableFile(atPath: tool.path) ? tool
-            : Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("penumbra")
+        let binary = try builtTool()
         let needed = try shell(["objdump", "-p", binary.path]).split(separator: "\n")
             .filter { $0.contains("NEEDED") }.compactMap { $0.split(separator: " ").last.map(String.init) }
         let resolved = try shell(["ldd", binary.path]).split(separator: "\n").compactMap { line -> (String, String)? in
