@@ -8,6 +8,8 @@ let package = Package(
     name: "Penumbra",
     products: [
         .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
+        // UIKit's view layer over the drawing core: views, layers, image views, labels, visual effects, snapshots.
+        .library(name: "PenumbraUI", targets: ["PenumbraUI"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
         // Signed render URLs, for client packages that make them (swift-crypto and Foundation only).
         .library(name: "PenumbraSigning", targets: ["PenumbraSigning"]),
@@ -85,6 +87,7 @@ let package = Package(
             path: "Sources/PenumbraText"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
                 path: "Sources/Penumbra"),
+        .target(name: "PenumbraUI", dependencies: ["Penumbra", "PenumbraText"], path: "Sources/PenumbraUI"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
         .target(name: "PenumbraSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
                 path: "Sources/PenumbraSigning"),
@@ -127,6 +130,8 @@ let package = Package(
             name: "PenumbraServerTests",
             dependencies: ["PenumbraServer", "PenumbraSigning", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests"),
+        .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport"],
+                    path: "Tests/PenumbraUITests"),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
     ],
     swiftLanguageModes: [.v6]

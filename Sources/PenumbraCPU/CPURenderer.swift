@@ -71,7 +71,7 @@ struct CPUFrame {
     static let cancellationRows = 32
 
     init(list: DisplayList) {
-        target = RenderTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), fill: list.background)
+        target = RenderTarget(frame: list.canvasFrame, fill: list.background)
         stream = DrawStream(list)
     }
 

@@ -50,7 +50,7 @@ final class GPUFrame {
             let p = bg.premultiplied
             for i in 0..<4 { clear[i] = Float(roundHalfUp(min(1, max(0, p[i])) * 255)) / 255 }
         }
-        target = try lease.colorTarget(frame: PixelRect(x: 0, y: 0, width: list.width, height: list.height), "canvas",
+        target = try lease.colorTarget(frame: list.canvasFrame, "canvas",
                                        clear: clear)
         stream = DrawStream(list, form: .edges)
     }

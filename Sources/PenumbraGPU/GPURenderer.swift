@@ -130,14 +130,14 @@ public final class GPURenderer: Renderer {
     /// Renders the list, checking `cancellation` between draws.
     public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         // Waiting at once: glReadPixels straight into the bitmap (one copy, not two via a buffer).
-        try draw(list, cancellation: cancellation) { try GLReadbackBuffers.read($0, width: list.width, height: list.height) }
+        try draw(list, cancellation: cancellation) { try GLReadbackBuffers.read($0, width: list.canvasFrame.width, height: list.canvasFrame.height) }
     }
 
     /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
     /// fence), returning before the GPU has finished: render the next list, then ask this one
     /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.
     package func submit(_ list: DisplayList) throws -> GPUPendingFrame {
-        try draw(list) { try readbacks.start(reading: $0, width: list.width, height: list.height, renderer: self) }
+        try draw(list) { try readbacks.start(reading: $0, width: list.canvasFrame.width, height: list.canvasFrame.height, renderer: self) }
     }
 
     /// Runs the list's commands into a canvas from the pool and hands it to `readBack` before
@@ -156,7 +156,7 @@ public final class GPURenderer: Renderer {
                                  sparseLimit: sparseLimit)
         try frame.run(cancellation: cancellation)
         counters.endHostTime()
-        counters.frame.readbackBytes = list.width * list.height * 4
+        counters.frame.readbackBytes = list.canvasFrame.area * 4
         let result = try readBack(frame.target)
         try GPURenderer.checkGLError("render")
         return result

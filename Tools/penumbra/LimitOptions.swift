@@ -15,6 +15,8 @@ struct LimitOptions: ParsableArguments {
     var maxDashEntries: Int = ResourceLimits.default.maxDashEntries
     @Option(help: "Most characters of text in one drawText op.")
     var maxText: Int = ResourceLimits.default.maxTextCharacters
+    @Option(help: "Most views in one scene (every drawView tree and view snapshot image together).")
+    var maxViews: Int = ResourceLimits.default.maxViews
 
     @Option(help: "The decoded-pixel budget: most pixels of all images together, every frame counted.")
     var maxImagePixels: Int = ResourceLimits.default.maxImagePixels
@@ -27,7 +29,7 @@ struct LimitOptions: ParsableArguments {
     func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-ops", maxOps), ("--max-path-segments", maxPathSegments),
                           ("--max-nesting", maxNesting), ("--max-dash-entries", maxDashEntries),
-                          ("--max-image-pixels", maxImagePixels), ("--max-text", maxText),
+                          ("--max-image-pixels", maxImagePixels), ("--max-text", maxText), ("--max-views", maxViews),
                           ("--max-render-bytes", maxRenderBytes ?? 0), ("--max-geometry-points", maxGeometryPoints)] where v < 0 {
             throw ValidationError("\(name) must not be negative")
         }
@@ -49,7 +51,7 @@ struct LimitOptions: ParsableArguments {
         var l = ResourceLimits.default
         l.maxPixels = maxPixels; l.maxOps = maxOps; l.maxPathSegments = maxPathSegments
         l.maxNesting = maxNesting; l.maxDashEntries = maxDashEntries; l.maxImagePixels = maxImagePixels
-        l.maxTextCharacters = maxText
+        l.maxTextCharacters = maxText; l.maxViews = maxViews
         l.maxRenderBytes = maxRenderBytes ?? ResourceLimits.default.maxRenderBytes; l.maxGeometryPoints = maxGeometryPoints
         return l
     }

@@ -50,6 +50,9 @@
     @usableFromInline package var shadow: DeviceShadow?
     /// Index into `DisplayList.clips`, nil for no clip.
     @usableFromInline package var clip: Int?
+    /// Only the shadow is composited, not the op itself (a layer's `shadowPath`:
+    /// GraphicsContext.fillShadow).
+    @usableFromInline package var shadowOnly = false
     @usableFromInline package init(alpha: Double = 1, blendMode: BlendMode = .normal, shadow: DeviceShadow? = nil, clip: Int? = nil) {
         self.alpha = alpha; self.blendMode = blendMode; self.shadow = shadow; self.clip = clip
     }
@@ -81,6 +84,17 @@ public struct DisplayList: Hashable, Sendable {
     public var scale: Double
     /// Fills the canvas before the commands; nil is transparent.
     public var background: Color?
+    /// The device pixels to render (nil: the whole canvas): the renderers draw into a target of
+    /// this frame only, every coordinate kept in the canvas's device space, as they draw layers,
+    /// so each pixel inside comes out as in a render of the whole canvas wherever nothing
+    /// outside the frame reaches it (a backdrop blur or a shadow reading across its edge).
+    /// PenumbraUI's partial re-render draws the damaged region grown by that reach.
+    @usableFromInline package var viewport: PixelRect?
+    /// The target the renderers start with: the viewport, or the whole canvas.
+    @usableFromInline package var canvasFrame: PixelRect {
+        viewport.map { $0.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) }
+            ?? PixelRect(x: 0, y: 0, width: width, height: height)
+    }
     @usableFromInline package var clips: [ClipNode] = []
     @usableFromInline package var commands: [DrawCommand] = []
     /// What the scene recorded here could not have as asked but was drawn anyway (Scene.warnings);

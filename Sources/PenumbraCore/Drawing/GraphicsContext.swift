@@ -177,6 +177,16 @@ public final class GraphicsContext {
         record(.fill(shape, state.fillColor, composite()))
     }
 
+    /// Composites only the shadow the path would cast if it were filled with an opaque colour
+    /// (CALayer's `shadowPath`): the shadow in force, the context alpha, blend mode and clip
+    /// apply as to a fill; the path itself changes no pixel. Nothing without a shadow.
+    package func fillShadow(_ path: Path, using rule: FillRule = .nonzero) {
+        var c = composite()
+        guard c.shadow != nil, let shape = deviceShape(filling: path, rule: rule) else { return }
+        c.shadowOnly = true
+        record(.fill(shape, .black, c))
+    }
+
     /// Strokes the path with the stroke colour and line style.
     public func stroke(_ path: Path) {
         let style = state.strokeStyle

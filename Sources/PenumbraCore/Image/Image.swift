@@ -20,6 +20,9 @@ public struct Image: Hashable, Sendable {
     public var tint: Color?
     /// Mirrors the drawing within its rectangle (UIImage.withHorizontallyFlippedOrientation()).
     public var isFlippedHorizontally: Bool
+    /// An image view mirrors it in a right-to-left layout
+    /// (UIImage.imageFlippedForRightToLeftLayoutDirection); drawing it in a context does not.
+    public var flipsForRightToLeftLayoutDirection = false
 
     /// Wraps a bitmap; `scale` is pixels per point.
     public init(bitmap: Bitmap, scale: Double = 1) {
@@ -37,6 +40,11 @@ public struct Image: Hashable, Sendable {
     /// A copy drawn as `mode` says; `tint` is the template colour.
     public func withRenderingMode(_ mode: RenderingMode, tint: Color? = nil) -> Image {
         var copy = self; copy.renderingMode = mode; copy.tint = tint ?? self.tint; return copy
+    }
+    /// A copy that image views mirror in a right-to-left layout
+    /// (UIImage.imageFlippedForRightToLeftLayoutDirection()).
+    public func imageFlippedForRightToLeftLayoutDirection() -> Image {
+        var copy = self; copy.flipsForRightToLeftLayoutDirection = true; return copy
     }
     /// A copy mirrored horizontally within its drawing rectangle.
     public func flippedHorizontally() -> Image {

@@ -61,7 +61,7 @@ import Synchronization
 
     @usableFromInline package init(_ list: DisplayList) {
         self.list = list
-        frame = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
+        frame = list.canvasFrame
         extents = LayerExtents(list)
     }
 

@@ -92,7 +92,7 @@
             shadow = LoweredShadow(plan: plan, color8: deviceShadow.color.premultiplied8, casterPaint: paint(plan.offset))
         }
         let clip = state.clip.map { (index: $0, mask: planned.clip ?? .empty) }
-        return LoweredDraw(paint: paint(.zero), shadow: shadow, clip: clip, op: planned.op,
+        return LoweredDraw(paint: paint(.zero), shadow: shadow, clip: clip, op: state.shadowOnly ? nil : planned.op,
                            alpha8: Fixed.unit8(state.alpha), mode: state.blendMode)
     }
 }

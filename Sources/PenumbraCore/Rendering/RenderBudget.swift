@@ -41,7 +41,7 @@ package struct RenderBudget {
     /// Walks `list` as the renderers will and throws `SceneError` at the first step whose
     /// surfaces would not fit; `place` names a command by its index (`commands.count`: the end).
     package func check(_ list: DisplayList, place: (Int) -> String) throws {
-        let canvas = PixelRect(x: 0, y: 0, width: list.width, height: list.height)
+        let canvas = list.canvasFrame
         let base = RenderBudget.surfaceBytes(pixels: canvas.area) + imageBytes
         try fits(base, needs: "the canvas (\(canvas.width) x \(canvas.height) pixels) and the scene's images", at: "size")
         var layers: [Int] = []

@@ -32,6 +32,9 @@ public struct ResourceLimits: Hashable, Sendable {
     public var maxImagePixels: Int = 400_000_000
     /// Most characters (Unicode scalars) of text in one `drawText` op.
     public var maxTextCharacters: Int
+    /// Most views in one scene: the views of every `drawView` tree and view snapshot image
+    /// together (default 10,000). Trees are at most 64 levels deep whatever this is.
+    public var maxViews: Int = 10_000
     /// The render's memory budget in bytes: every surface alive at once (canvas, open layers,
     /// shadow and blur planes, filter intermediates, decoded images and animation frames),
     /// checked from sizes before anything is allocated (default 1 GiB).

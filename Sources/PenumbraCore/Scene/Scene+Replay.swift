@@ -3,7 +3,9 @@
 // work done here beyond the call is building drawImage's image from its
 // attributes (crop, slice, template, flip), as a UIKit program would before
 // calling drawInRect:, and placing it: a content mode becomes the placed
-// rectangle, clipsToBounds a save / clip / restore around the draw.
+// rectangle, clipsToBounds a save / clip / restore around the draw. A view
+// tree is the one op that is many calls: drawHierarchy(in:) lowered as
+// ViewNode+Drawing.swift says.
 
 extension Scene {
     /// Replays every op onto `context`, in order.
@@ -64,6 +66,8 @@ extension SceneOp {
         case .drawText(let text):
             if let frame = text.frame { context.draw(frame.image, in: frame.rect) }
             context.draw(text.drawing)
+        case .drawView(let view):
+            view.draw(into: context)
         }
     }
 }

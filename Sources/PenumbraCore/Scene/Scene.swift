@@ -47,9 +47,17 @@ public struct Scene: Hashable, Sendable {
         copy.time = time
         for (name, animation) in animations { copy.images[name] = animation.frame(at: time) }
         copy.ops = ops.map { op in
-            guard case .drawImage(var draw) = op, let animation = animations[draw.imageName] else { return op }
-            draw.image = animation.frame(at: time)
-            return .drawImage(draw)
+            switch op {
+            case .drawImage(var draw):
+                guard let animation = animations[draw.imageName] else { return op }
+                draw.image = animation.frame(at: time)
+                return .drawImage(draw)
+            case .drawView(var view):
+                view.root = view.root.showingFrames(at: time, of: animations)
+                return .drawView(view)
+            default:
+                return op
+            }
         }
         return copy
     }

@@ -2,7 +2,9 @@
 // SCENE_FORMAT.md's "Images": a file or data URI (a string, or
 // {"path", "scale", "orientation"}), a named image {"named"}, an offscreen
 // image {"size", "ops", "scale", "opaque", "background"} or an animation
-// {"frames" or "pattern", "duration"}. Declarations are checked when the
+// {"frames" or "pattern", "duration"}, or a view snapshot {"view"}; any
+// object form may also carry an image view's traits ("renderingMode",
+// "flipsForRightToLeftLayoutDirection", SceneDecoder+Views.swift). Declarations are checked when the
 // document is read (types, ranges, source text); each is loaded once, the
 // first time an op or another image uses it, or at the end for images
 // nothing uses, so every image is validated. Images may use one another in
@@ -33,6 +35,8 @@ enum ImageForm {
     case filterChain(FilterChainDeclaration)
     /// `{ "generator", ..., "extent" }`.
     case generator(GeneratorDeclaration)
+    /// `{ "view", "scale", "layoutDirection" }`: a view tree's snapshot (SceneDecoder+Views.swift).
+    case viewSnapshot(JSONReader)
 }
 
 /// An offscreen image's declaration; its ops are decoded when it is loaded.
@@ -50,7 +54,7 @@ extension SceneDecoder {
     static let offscreenKeys: Set<String> = ["size", "ops", "scale", "opaque", "background"]
     static let animationKeys: Set<String> = ["frames", "pattern", "duration"]
     static let imageExpectation = "an image source (a relative path or a data URI), {\"path\"}, {\"named\"}, "
-        + "{\"size\", \"ops\"}, {\"frames\" or \"pattern\", \"duration\"}, {\"input\", \"filters\"} or {\"generator\"}"
+        + "{\"size\", \"ops\"}, {\"frames\" or \"pattern\", \"duration\"}, {\"input\", \"filters\"}, {\"generator\"} or {\"view\"}"
 
     /// Reads the `images` object's declarations (no file is touched yet).
     mutating func declareImages(_ reader: JSONReader) throws {
@@ -58,7 +62,8 @@ extension SceneDecoder {
             throw reader.typeError(expected: "an object mapping image names to sources")
         }
         for member in object.members {
-            let entry = JSONReader(member.value, at: JSONReader.location(reader.location, key: member.key))
+            let entry = try takeImageTraits(JSONReader(member.value, at: JSONReader.location(reader.location, key: member.key)),
+                                            name: member.key)
             imageNames.append(member.key)
             imageDeclarations[member.key] = ImageDeclaration(location: entry.location, form: try declaration(entry))
         }
@@ -77,6 +82,10 @@ extension SceneDecoder {
                 if let problem = ImageSource.syntaxProblem(name) { throw nameReader.error(problem) }
                 guard !ImageSource.isDataURI(name) else { throw nameReader.error("a named image is a file name, not a data URI") }
                 return .named(name)
+            }
+            if raw["view"] != nil {
+                _ = try entry.object(allowing: Self.viewSnapshotKeys)
+                return .viewSnapshot(entry)
             }
             if raw["generator"] != nil { return .generator(try generatorDeclaration(entry)) }
             if raw["input"] != nil || raw["filters"] != nil { return .filterChain(try filterChainDeclaration(entry)) }
@@ -172,6 +181,8 @@ extension SceneDecoder {
             image = try renderFilterChain(chain, name: name, location: declaration.location)
         case .generator(let generator):
             image = try renderGenerator(generator, location: declaration.location)
+        case .viewSnapshot(let reader):
+            image = try renderViewSnapshot(reader, location: declaration.location)
         }
         loadedImages[name] = image
         return image

@@ -24,18 +24,33 @@ extension SceneDecoder {
                 + chain.map(SceneText.quote).joined(separator: " -> "))
         }
         let s = offscreen.scale ?? scale
-        let w = roundHalfUp(offscreen.size.width * s), h = roundHalfUp(offscreen.size.height * s)
+        let background = offscreen.background ?? (offscreen.opaque ? Color(red: 0, green: 0, blue: 0, alpha: 1) : nil)
+        return try renderOffscreenScene(size: offscreen.size, scale: s, background: background, location: location) { decoder in
+            try decoder.decodeOpList(offscreen.ops)
+        }
+    }
+
+    /// An offscreen scene of `size` at `scale` drawn with `ops`: its pixels checked against the
+    /// limits and spent from the decoded-pixel budget before its ops are decoded.
+    mutating func renderOffscreenScene(size: Size, scale s: Double, background: Color?, ops: [SceneOp],
+                                       location: String) throws -> Image {
+        try renderOffscreenScene(size: size, scale: s, background: background, location: location) { _ in ops }
+    }
+
+    private mutating func renderOffscreenScene(size: Size, scale s: Double, background: Color?, location: String,
+                                               ops makeOps: (inout SceneDecoder) throws -> [SceneOp]) throws -> Image {
+        let fail = { (message: String) in SceneError(location: location, message: message) }
+        let w = roundHalfUp(size.width * s), h = roundHalfUp(size.height * s)
         guard w.isFinite, h.isFinite, w >= 1, h >= 1, w * h <= Double(limits.maxPixels) else {
             throw fail("the offscreen image is \(SceneText.number(w)) x \(SceneText.number(h)) pixels; it must be at least "
                 + "1 x 1 and at most \(limits.maxPixels) pixels")
         }
         try spendImagePixels(Int(w * h), what: "its \(Int(w)) x \(Int(h)) pixels", fail: fail)
-        let ops = try decodeOpList(offscreen.ops)
+        let ops = try makeOps(&self)
         guard let render = environment.renderOffscreen else {
             throw fail("offscreen images need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
-        let background = offscreen.background ?? (offscreen.opaque ? Color(red: 0, green: 0, blue: 0, alpha: 1) : nil)
-        var scene = Scene(size: offscreen.size, scale: s, background: background, ops: ops)
+        var scene = Scene(size: size, scale: s, background: background, ops: ops)
         // Its own canvas is already counted among the images; what it draws gets what is left.
         scene.limits = limits
         scene.limits.maxRenderBytes = renderBytesLeft + RenderBudget.surfaceBytes(pixels: Int(w * h))

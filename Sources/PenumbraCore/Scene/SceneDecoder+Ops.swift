@@ -31,6 +31,7 @@ extension SceneDecoder {
         "radialGradient": ["startCenter", "startRadius", "endCenter", "endRadius", "stops", "extend"],
         "drawText": SceneDecoder.textFields,
         "blurBackdrop": ["path", "radius", "saturation", "tint"],
+        "drawView": ["view", "layoutDirection"],
     ]
 
     static let blendModeExpectation = "a blend mode (normal, multiply, screen, ..., plusLighter: the CGBlendMode names)"
@@ -79,6 +80,7 @@ extension SceneDecoder {
         case "stroke": return .stroke(try path(o.required("path")))
         case "drawImage": return .drawImage(try drawImage(o))
         case "drawText": return .drawText(try drawText(o))
+        case "drawView": return .drawView(try drawView(o))
         case "blurBackdrop":
             return .blurBackdrop(try path(o.required("path")), radius: try o.required("radius").number(in: 0...256),
                                  saturation: try o.optional("saturation")?.number() ?? 1, tint: try o.optional("tint")?.color())

@@ -182,7 +182,7 @@ extension SceneDecoder {
     }
 
     /// The style fields of an op or run object.
-    private func runFields(_ o: JSONObjectReader, engine: any TextEngine) throws -> RunFields {
+    func runFields(_ o: JSONObjectReader, engine: any TextEngine) throws -> RunFields {
         var fields = RunFields()
         if let f = o.optional("font") {
             let fo = try f.object(allowing: Self.fontFields)
@@ -210,7 +210,7 @@ extension SceneDecoder {
     }
 
     /// A run's fields merged one by one over the op's, then over the defaults.
-    private func resolve(text: String, _ op: RunFields, _ run: RunFields, at o: JSONObjectReader,
+    func resolve(text: String, _ op: RunFields, _ run: RunFields, at o: JSONObjectReader,
                          engine: any TextEngine) throws -> TextRun {
         let useRunChoice = run.font.family != nil || run.font.name != nil
         let family = useRunChoice ? run.font.family : op.font.family
@@ -233,7 +233,7 @@ extension SceneDecoder {
     }
 
     /// Text outlines count towards the scene's path segments.
-    private mutating func countTextSegments(_ drawing: TextDrawing, at o: JSONObjectReader) throws {
+    mutating func countTextSegments(_ drawing: TextDrawing, at o: JSONObjectReader) throws {
         for case .fill(let path, _) in drawing.pieces {
             pathSegmentCount += path.elements.count
             guard pathSegmentCount <= limits.maxPathSegments else {

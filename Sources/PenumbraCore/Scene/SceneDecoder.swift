@@ -48,6 +48,10 @@ struct SceneDecoder {
     var canvasPixels = 0
     /// Ops decoded so far, the scene's and its offscreen images' together.
     var opCount = 0
+    /// Views decoded so far, every tree and view snapshot together.
+    var viewCount = 0
+    /// Image views' traits of `images` entries, by name (SceneDecoder+Views.swift).
+    var imageTraits: [String: ImageTraits] = [:]
 
     /// `save` counts per open layer; element 0 is the base level (outside any layer).
     private var openSaves: [Int] = [0]

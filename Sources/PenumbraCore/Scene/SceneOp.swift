@@ -62,6 +62,8 @@ package enum SceneOp: Hashable, Sendable {
     case drawText(DrawTextOp)
     /// `blurBackdrop`: radius in points 0...256, saturation, optional tint.
     case blurBackdrop(Path, radius: Double, saturation: Double, tint: Color?)
+    /// `drawView`: a view tree drawn as drawHierarchy(in:) (ViewNode+Drawing.swift).
+    case drawView(DrawViewOp)
 }
 
 /// A `drawImage` op: the image as the scene loaded it, plus the op's own attributes.

@@ -1,0 +1,81 @@
+// Extents of views in device space: where a view's drawing can change pixels
+// (its content, its subviews unless it clips them, its border, grown by the
+// reach of its shadow). Conservative by construction: a box around the
+// transformed content, margins of whole pixels around blurs; used to skip
+// views that cannot reach a window (ViewNode+Drawing.swift) and by
+// PenumbraUI's damage tracking to find what a change repaints.
+
+extension ViewNode {
+    /// True when the view's drawing (shadow included) can touch `visible` (device space), the
+    /// view's bounds coordinates mapping to device space by `ctm`.
+    package func mayReach(_ visible: Rect, ctm: AffineTransform, scale: Double) -> Bool {
+        guard let extent = deviceExtent(ctm: ctm, scale: scale) else { return false }
+        return extent.maxX > visible.minX && extent.minX < visible.maxX && extent.maxY > visible.minY && extent.minY < visible.maxY
+    }
+
+    /// The device-space box this view can change, its bounds coordinates mapping to device
+    /// space by `ctm` (placement already applied); nil when it draws nothing.
+    package func deviceExtent(ctm: AffineTransform, scale: Double) -> Rect? {
+        guard !isHidden, alpha > 0, ctm.isInvertible else { return nil }
+        var box = DeviceBox()
+        if let own = ownExtent { box.add(ctm.apply(own)) }
+        if case .vibrancy = content {
+            box.add(ctm.apply(bounds))
+        } else {
+            var children = DeviceBox()
+            for subview in subviews {
+                if let r = subview.deviceExtent(ctm: subview.transformToSuperview.concatenating(ctm), scale: scale) {
+                    children.add(r)
+                }
+            }
+            if var r = children.rect {
+                if clipsToBounds { r = r.intersection(ctm.apply(bounds)) ?? .zero }
+                if !r.isEmpty { box.add(r) }
+            }
+        }
+        if castsShadow, let drawn = box.rect ?? layer.shadowPath?.controlPointBounds.map({ ctm.apply($0) }) {
+            var shadowBox = layer.shadowPath?.controlPointBounds.map { ctm.apply($0) } ?? drawn
+            let reach = (3 * layer.shadowRadius * scale).rounded(.up) + 2
+            let dx = layer.shadowOffset.width * scale, dy = layer.shadowOffset.height * scale
+            guard reach.isFinite, dx.isFinite, dy.isFinite else { return nil }
+            shadowBox = Rect(x: shadowBox.minX + dx - reach, y: shadowBox.minY + dy - reach,
+                             width: shadowBox.width + 2 * reach, height: shadowBox.height + 2 * reach)
+            box.add(shadowBox)
+        }
+        guard let r = box.rect else { return nil }
+        // Anti-aliasing and rounding reach a pixel past any edge.
+        return Rect(x: r.minX - 1, y: r.minY - 1, width: r.width + 2, height: r.height + 2)
+    }
+
+    /// What the view itself draws (background, content, border) in its bounds coordinates;
+    /// nil when nothing.
+    private var ownExtent: Rect? {
+        var box = DeviceBox()
+        if backgroundColor != nil || layer.borderWidth > 0 { box.add(bounds) }
+        switch content {
+        case .none, .vibrancy: break
+        case .ops, .procedure, .blur: box.add(bounds)
+        case .image(let shown):
+            let placed = shown.contentMode.placedRect(imageSize: shown.image.size, in: bounds)
+            box.add(clipsToBounds ? placed.intersection(bounds) ?? .zero : placed)
+        case .label(let text):
+            for piece in text.pieces {
+                switch piece {
+                case .fill(let path, _): if let r = path.controlPointBounds { box.add(r) }
+                case .image(_, let rect): box.add(rect)
+                }
+            }
+        }
+        return box.rect
+    }
+}
+
+/// A growing bounding box.
+private struct DeviceBox {
+    var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+    mutating func add(_ r: Rect) {
+        guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite, !r.isEmpty else { return }
+        x0 = min(x0, r.minX); y0 = min(y0, r.minY); x1 = max(x1, r.maxX); y1 = max(y1, r.maxY)
+    }
+    var rect: Rect? { x0 <= x1 && y0 <= y1 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil }
+}
