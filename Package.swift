@@ -116,6 +116,9 @@ let package = Package(
         .executableTarget(name: "penumbra-examples", dependencies: ["Penumbra", "PenumbraText"], path: "Examples/Swift",
                           packageAccess: false),
 
+        // The view damage benchmark (`swift run -c release penumbra-view-bench`; BENCHMARKS.md).
+        .executableTarget(name: "penumbra-view-bench", dependencies: ["PenumbraUI"], path: "Tools/bench/views"),
+
         // MARK: Tests
         .target(name: "PenumbraTestSupport", dependencies: ["PenumbraCore"], path: "Tests/PenumbraTestSupport"),
         .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraTestSupport", "PenumbraCore"], path: "Tests/PenumbraCoreTests",

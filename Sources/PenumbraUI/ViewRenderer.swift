@@ -62,9 +62,11 @@ public final class ViewRenderer {
             lastRepaint = nil
             return Image(bitmap: previous.bitmap, scale: scale)
         }
-        let reach = max(previous.root.reach(scale: scale), root.reach(scale: scale))
-        let repaint = PixelRect(enclosing: damage.outset(by: reach)).intersection(full)
-        let window = PixelRect(enclosing: Rect(repaint).outset(by: reach)).intersection(full)
+        func reach(into region: Rect) -> Double {
+            max(previous.root.reach(into: region, ctm: base, scale: scale), root.reach(into: region, ctm: base, scale: scale))
+        }
+        let repaint = PixelRect(enclosing: damage.outset(by: reach(into: damage))).intersection(full)
+        let window = PixelRect(enclosing: Rect(repaint).outset(by: reach(into: Rect(repaint)))).intersection(full)
         guard !repaint.isEmpty else {
             self.previous = (root, previous.bitmap)
             lastRepaint = nil

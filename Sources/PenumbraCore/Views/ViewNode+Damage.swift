@@ -10,18 +10,19 @@
 // shadow cast by the changed pixels, a backdrop blur reading them.
 
 extension ViewNode {
-    /// The device-space box of the pixels that may differ between drawing `old` and `new`
-    /// (each under `ctm`, its placement already applied); nil when the trees draw the same.
+    /// The device-space box of the pixels that may differ between drawing `old` and `new` in a
+    /// superview whose bounds coordinates map to device space by `ctm`; nil when the trees draw
+    /// the same.
     package static func damage(from old: ViewNode, to new: ViewNode, ctm: AffineTransform, scale: Double) -> Rect? {
+        let oldCTM = old.transformToSuperview.concatenating(ctm), newCTM = new.transformToSuperview.concatenating(ctm)
         guard old.id == new.id, !old.differsShallowly(from: new),
               old.subviews.map(\.id) == new.subviews.map(\.id) else {
-            return union(old.deviceExtent(ctm: ctm, scale: scale), new.deviceExtent(ctm: ctm, scale: scale))
+            return union(old.deviceExtent(ctm: oldCTM, scale: scale), new.deviceExtent(ctm: newCTM, scale: scale))
         }
+        // Equal placements and bounds: one transform for both.
         var box: Rect?
         for (o, n) in zip(old.subviews, new.subviews) {
-            let changed = damage(from: o, to: n, ctm: o.transformToSuperview.concatenating(ctm), scale: scale)
-            // A subview's transform is part of its shallow properties: equal here.
-            box = union(box, changed)
+            box = union(box, damage(from: o, to: n, ctm: newCTM, scale: scale))
         }
         return box
     }
@@ -43,28 +44,34 @@ extension ViewNode {
         }
     }
 
-    /// How far, in device pixels, a pixel's value can depend on pixels around it: the longest
-    /// chain of nested shadows (each its blur's kernel radius plus its offset) plus every
-    /// backdrop blur's kernel radius. A pixel is drawn exactly when everything within this
-    /// distance of it is drawn.
-    package func reach(scale: Double) -> Double {
-        shadowChainReach(scale: scale) + blurReach(scale: scale)
+    /// How far, in device pixels, the pixels of `region` can depend on pixels around them: the
+    /// reach (kernel radius plus offset) of every shadow and backdrop blur that comes near
+    /// enough to take part in a chain of such reads ending in the region. A pixel is drawn as in
+    /// a full render when everything within this distance of it is drawn; and what a change
+    /// within `region` alters lies within this distance of it.
+    package func reach(into region: Rect, ctm: AffineTransform, scale: Double) -> Double {
+        var effects: [(extent: Rect, reach: Double)] = []
+        collectEffects(ctm: transformToSuperview.concatenating(ctm), scale: scale, into: &effects)
+        let total = effects.reduce(0) { $0 + $1.reach }
+        guard total > 0 else { return 0 }
+        let near = Rect(x: region.minX - total, y: region.minY - total, width: region.width + 2 * total,
+                        height: region.height + 2 * total)
+        return effects.reduce(0) { sum, e in e.extent.intersection(near) == nil ? sum : sum + e.reach }
     }
 
-    private func shadowChainReach(scale: Double) -> Double {
-        guard !isHidden else { return 0 }
-        var own = 0.0
-        if castsShadow {
-            own = (3 * layer.shadowRadius * scale).rounded(.up)
+    /// Every shadow and backdrop blur of the tree with the device box it writes and its reach.
+    private func collectEffects(ctm: AffineTransform, scale: Double, into effects: inout [(extent: Rect, reach: Double)]) {
+        guard !isHidden, alpha > 0, ctm.isInvertible else { return }
+        if castsShadow, let extent = deviceExtent(ctm: ctm, scale: scale) {
+            let reach = (3 * layer.shadowRadius * scale).rounded(.up)
                 + (abs(layer.shadowOffset.width) + abs(layer.shadowOffset.height)) * scale + 2
+            effects.append((extent, reach))
         }
-        return own + (subviews.map { $0.shadowChainReach(scale: scale) }.max() ?? 0)
-    }
-
-    private func blurReach(scale: Double) -> Double {
-        guard !isHidden else { return 0 }
-        var own = 0.0
-        if case .blur = content { own = (3 * VisualEffectStyle.blurRadius * scale).rounded(.up) + 2 }
-        return subviews.reduce(own) { $0 + $1.blurReach(scale: scale) }
+        if case .blur = content {
+            effects.append((ctm.apply(bounds), (3 * VisualEffectStyle.blurRadius * scale).rounded(.up) + 2))
+        }
+        for subview in subviews {
+            subview.collectEffects(ctm: subview.transformToSuperview.concatenating(ctm), scale: scale, into: &effects)
+        }
     }
 }

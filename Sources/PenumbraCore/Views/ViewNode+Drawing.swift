@@ -21,10 +21,13 @@
 
 extension DrawViewOp {
     /// Draws the tree as `drawHierarchy(in:)` into the context: one transparency layer, so the
-    /// context's alpha, blend mode, shadow and clip apply to the whole tree.
+    /// context's alpha, blend mode, shadow and clip apply to the whole tree. Views that cannot
+    /// reach `visible` (device space; the canvas when nil) are left out: they would change no
+    /// pixel there.
     package func draw(into context: GraphicsContext, visible: Rect? = nil) {
+        let window = visible ?? Rect(x: 0, y: 0, width: Double(context.pixelWidth), height: Double(context.pixelHeight))
         context.beginTransparencyLayer()
-        root.draw(into: context, tint: ViewNode.defaultTint, direction: layoutDirection, visible: visible)
+        root.draw(into: context, tint: ViewNode.defaultTint, direction: layoutDirection, visible: window)
         context.endTransparencyLayer()
     }
 }
