@@ -3,7 +3,7 @@
 // coverage = geometry x clip (GPU coverage and an uploaded clip mask on the
 // device grid, div255 products; no
 // geometry mask means 255; a blurred shadow plane holds U8 integers in float
-// texels), the paint as U8 premultiplied (a solid colour arrives as bytes;
+// texels; a layer ended as a backdrop mask gives its alpha bytes), the paint as U8 premultiplied (a solid colour arrives as bytes;
 // other paints are quantised by unit8) times the alpha (div255), and the
 // blend formula of the mode bounded by coverage against the destination.
 // Its program includes fixed, fixed64, mask, paint and blend before it.
@@ -14,17 +14,18 @@ layout(std140, binding = BLOCK_COMPOSITE) uniform CompositeBlock {
     ivec4 uCoverageRect;
     ivec4 uClipRect;
     ivec4 uCompositeInfo;      // has coverage, has clip, context alpha (U8), blend mode (generic program)
-    ivec4 uCompositePacking;   // x: the coverage is a packed shadow plane (generic program); zw: the dispatch's size
+    ivec4 uCompositePacking;   // x: the coverage's kind, COVERAGE_<KIND> (generic program); zw: the dispatch's size
     ivec4 uCompositeTiles;     // x: tiles per row of the coverage's tile list (0: a dense dispatch), y: the list's
                                // first tile word; z: the coverage's first row in its texture (a batch's atlas)
 };
 layout(binding = UNIT_COVERAGE) uniform usampler2D uCoverage;
-layout(binding = UNIT_PACKED_COVERAGE) uniform sampler2D uPackedCoverage; // a shadow plane (when COVERAGE_PACKED)
+layout(binding = UNIT_PACKED_COVERAGE) uniform sampler2D uPackedCoverage; // a shadow plane (COVERAGE_SHADOW_PLANE)
+layout(binding = UNIT_ALPHA_COVERAGE) uniform sampler2D uAlphaCoverage;   // a layer's alpha (COVERAGE_LAYER_ALPHA)
 layout(binding = UNIT_CLIP) uniform usampler2D uClip;
-// Whether the coverage is a packed shadow plane, and the blend mode: constants in a specialised
-// program, else the block's.
-#ifndef COVERAGE_PACKED
-#define COVERAGE_PACKED uCompositePacking.x
+// What the coverage texture holds (GPUFrame.CoverageKind), and the blend mode: constants in a
+// specialised program, else the block's.
+#ifndef COVERAGE_KIND
+#define COVERAGE_KIND uCompositePacking.x
 #endif
 #ifndef BLEND_MODE
 #define BLEND_MODE uCompositeInfo.w
@@ -32,11 +33,16 @@ layout(binding = UNIT_CLIP) uniform usampler2D uClip;
 
 // The new value of target pixel `local` over `destination` (bytes); false where the coverage is
 // 0, which leaves the pixel as it is (as the CPU skips it).
+// The coverage texture's value at device pixel p, U8.
+int coverageValue(ivec2 p) {
+    if (COVERAGE_KIND == COVERAGE_SHADOW_PLANE) return int(packedMaskValue(uPackedCoverage, uCoverageRect, p));
+    if (COVERAGE_KIND == COVERAGE_LAYER_ALPHA) return alphaMaskValue(uAlphaCoverage, uCoverageRect, p);
+    return gpuMaskValue(uCoverage, uCoverageRect, p, uCompositeTiles.z);
+}
+
 bool compositePixel(ivec2 local, ivec4 destination, out ivec4 result) {
     ivec2 p = local + uOrigins.xy;
-    int coverage = uCompositeInfo.x == 0 ? 255
-        : (COVERAGE_PACKED != 0 ? int(packedMaskValue(uPackedCoverage, uCoverageRect, p))
-                                : gpuMaskValue(uCoverage, uCoverageRect, p, uCompositeTiles.z));
+    int coverage = uCompositeInfo.x == 0 ? 255 : coverageValue(p);
     if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
     if (coverage == 0) return false;
     ivec4 source = paint8(p, coverage);

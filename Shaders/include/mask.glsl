@@ -46,3 +46,11 @@ vec4 bytesToFloat(uvec4 b) {
 uvec4 unormBytes(vec4 v) {
     return uvec4(floor(v * 255.0 + 0.5));
 }
+
+// A layer's alpha as coverage (a layer ended as a backdrop mask): an RGBA8 (unorm) texture on the
+// device grid, its alpha byte exactly; 0 outside its rect.
+int alphaMaskValue(sampler2D layer, ivec4 rect, ivec2 p) {
+    ivec2 q = p - rect.xy;
+    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0;
+    return int(unormBytes(texelFetch(layer, q, 0)).a);
+}

@@ -10,7 +10,8 @@
 // in the exact U8 integer arithmetic of docs/ARITHMETIC.md, into the 8-bit
 // premultiplied target. A shadow, when set, is composited first the same way
 // with its own coverage (CPURenderer+Shadow.swift). Layers are 8-bit targets
-// of their own, composited as a plane-wide source at endLayer.
+// of their own, composited as a plane-wide source at endLayer, or ended as a
+// mask on the filtered backdrop (CPURenderer+Backdrop.swift).
 import PenumbraCore
 
 /// The CPU reference renderer.
@@ -92,6 +93,11 @@ struct CPUFrame {
                 self.draw(draw, placed: layer.bitmap)
             case .blurBackdrop(let blur, let bounds, let draw):
                 self.draw(draw, placed: backdropReplacement(blur, bounds))
+            case .maskBackdrop(let filter, let draw):
+                guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
+                let layer = target
+                target = below
+                maskBackdrop(filter, layer: layer, draw)
             }
         }
         try cancellation?.check()  // the last draw may have stopped early

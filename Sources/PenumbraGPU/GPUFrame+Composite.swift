@@ -18,22 +18,23 @@ extension GPUFrame {
     /// `rects` (device grid, within the region): the only pixels where the coverage can be
     /// non-zero (nil: anywhere in the region). `atlasRow`: the coverage's first row in its
     /// texture. `tileList`: GPU coverage's list of its occupied tiles (GPUCoverageMask), the
-    /// only ones shaded. `packedCoverage`: the coverage is a shadow plane, four pixels to a texel.
-    func composite(region: PixelRect, coverage: GLTexture?, atlasRow: Int = 0, packedCoverage: Bool = false,
+    /// only ones shaded. `coverageKind`: what the coverage texture holds (GPU coverage, a shadow
+    /// plane, a layer's alpha).
+    func composite(region: PixelRect, coverage: GLTexture?, atlasRow: Int = 0, coverageKind: CoverageKind = .gpuMask,
                    rects: [PixelRect]? = nil, tileList: (header: Int, firstTile: Int, tilesPerRow: Int)? = nil,
                    clip: GLTexture?, paint: GPUPaint, plan: PaintPlan, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         // Earlier passes' reads of the target (a fragment pass sampling it, the last composite's
         // loads) and writes into it (clears, fragment passes) complete before these stores.
         shared.counters.barrier()
-        let program = try programs.composite(paint: paint.kind, mode: mode, packedCoverage: packedCoverage)
+        let program = try programs.composite(paint: paint.kind, mode: mode, coverage: coverageKind)
         glUseProgram(program.name)
         var block = CompositeBlock()
         block.origins = SIMD4(Int32(frame.x), Int32(frame.y), 0, 0)
-        block.coverageRect = bindMask(coverage, unit: packedCoverage ? .packedCoverage : .coverage)
+        block.coverageRect = bindMask(coverage, unit: coverageKind.unit)
         block.clipRect = bindMask(clip, unit: .clip)
         block.info = SIMD4(coverage == nil ? 0 : 1, clip == nil ? 0 : 1, Int32(alpha), Int32(mode.shaderValue))
-        block.packing.x = packedCoverage ? 1 : 0
+        block.packing.x = Int32(coverageKind.rawValue)
         block.tiles = SIMD4(Int32(tileList?.tilesPerRow ?? 0), Int32(tileList?.firstTile ?? 0), Int32(atlasRow), 0)
         paint.apply(plan, shared.uniforms)
         bindLookup()
@@ -58,6 +59,25 @@ extension GPUFrame {
         shared.counters.barrier()
     }
 
+
+    /// What a composite's coverage texture holds (`COVERAGE_<KIND>` in GLSL: compositepixel.glsl).
+    enum CoverageKind: Int, CaseIterable {
+        /// GPU coverage (resolve.comp): R32UI, four pixels a texel.
+        case gpuMask = 0
+        /// A blurred shadow plane (caster.frag, blur.frag): RGBA32F, four pixels a texel.
+        case shadowPlane
+        /// A layer (RGBA8) whose alpha is the coverage: a layer ended as a backdrop mask.
+        case layerAlpha
+
+        /// The texture unit the coverage is bound to.
+        var unit: GPURenderer.Unit {
+            switch self {
+            case .gpuMask: return .coverage
+            case .shadowPlane: return .packedCoverage
+            case .layerAlpha: return .alphaCoverage
+            }
+        }
+    }
 
     /// Binds a mask texture (or none) to its unit; returns its rect for the pass's block.
     func bindMask(_ mask: GLTexture?, unit: GPURenderer.Unit) -> SIMD4<Int32> {

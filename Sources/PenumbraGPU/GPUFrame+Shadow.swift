@@ -54,7 +54,7 @@ extension GPUFrame {
 
         // 3. Composite the shadow colour with coverage = blurred alpha x clip.
         let region = plan.compositeRegion
-        try composite(region: region, coverage: GLTexture(name: surface.name, rect: padded), packedCoverage: true,
+        try composite(region: region, coverage: GLTexture(name: surface.name, rect: padded), coverageKind: .shadowPlane,
                       rects: occupied(tiles, within: region), clip: clip?.texture, paint: GPUPaint(kind: .solid),
                       plan: .solid(shadow.color8), alpha: alpha8, mode: mode)
         evaluator.release(blurred)

@@ -75,6 +75,12 @@ final class GPUFrame {
                 let replacement = try backdropReplacement(blur, bounds)
                 try self.draw(draw, placed: replacement.texture.name)
                 lease.giveBack(replacement)
+            case .maskBackdrop(let filter, let draw):
+                guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
+                let layer = target
+                target = below
+                try maskBackdrop(filter, layer: layer, draw)
+                lease.giveBack(layer)
             }
             #if DEBUG
             try GPURenderer.checkGLError("step \(index)")
@@ -103,8 +109,10 @@ final class GPUFrame {
 
     /// Executes a lowered draw: its shadow first, then the op itself, each as planned.
     /// `placed`: the texture of a `placed` paint's pixels. `coverage`: the op's coverage,
-    /// computed in a batch (computed here when nil and the op has edges).
-    func draw(_ draw: LoweredDraw, placed: GLuint? = nil, coverage batchedMask: GPUCoverageMask? = nil) throws {
+    /// computed in a batch (computed here when nil and the op has edges). `alphaCoverage`: a
+    /// layer whose alpha is the op's coverage instead (a plane's op: a backdrop mask).
+    func draw(_ draw: LoweredDraw, placed: GLuint? = nil, coverage batchedMask: GPUCoverageMask? = nil,
+              alphaCoverage: GLTexture? = nil) throws {
         var clip: GPUClip?
         if let (index, mask) = draw.clip {
             clip = GPUClip(mask: mask, texture: try clipTexture(index, mask))
@@ -116,6 +124,12 @@ final class GPUFrame {
         }
         guard let plan = draw.op else { return }
         precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
+        if let alphaCoverage {
+            precondition(plan.edges == nil && batchedMask == nil, "a layer's alpha is the coverage of a plane's op only")
+            try composite(region: plan.region, coverage: alphaCoverage, coverageKind: .layerAlpha, clip: clip?.texture,
+                          paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
+            return
+        }
         let mask = try batchedMask ?? plan.edges.map {
             try shared.coverage.mask($0, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)
         }

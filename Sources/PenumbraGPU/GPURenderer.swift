@@ -202,6 +202,8 @@ public final class GPURenderer: Renderer {
         case coverage = 0, clip, lookup, image, stops, layer, input, packedCoverage, mipmaps
         /// Filter passes (GPUFilterEvaluator): their images and gammaAdjust's table.
         case filter0, filter1, filter2, gammaTable
+        /// composite.comp's coverage when it is a layer's alpha (a backdrop mask).
+        case alphaCoverage
     }
 
     /// Throws a RenderError naming the pass when GL reports an error (debug builds check after

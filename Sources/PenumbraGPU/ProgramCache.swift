@@ -108,10 +108,10 @@ final class ProgramCache {
 
     /// The composite program for a paint kind, a blend mode, and a coverage that is a packed
     /// shadow plane or not.
-    func composite(paint: GPUPaint.Kind, mode: BlendMode, packedCoverage: Bool) throws -> GLProgram {
+    func composite(paint: GPUPaint.Kind, mode: BlendMode, coverage: GPUFrame.CoverageKind) throws -> GLProgram {
         guard specialises else { return composite }
         return try variant("composite", [("PAINT_KIND", paint.rawValue), ("BLEND_MODE", mode.shaderValue),
-                                         ("COVERAGE_PACKED", packedCoverage ? 1 : 0)] + lookupDefines)
+                                         ("COVERAGE_KIND", coverage.rawValue)] + lookupDefines)
     }
 
     /// The shadow caster program for a paint kind.

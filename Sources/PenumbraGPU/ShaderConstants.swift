@@ -2,7 +2,7 @@
 // handed to every program as `#define`s generated from the Swift side
 // (`BLEND_NORMAL 0` ... from BlendMode, `PAINT_SOLID 0` ... from
 // GPUPaint.Kind, `BLOCK_PAINT` ... from UniformBlock, `UNIT_COVERAGE` ... from
-// GPURenderer.Unit, the tile side and the work-group sizes from GPUCoverage),
+// GPURenderer.Unit, `COVERAGE_GPU_MASK` ... from GPUFrame.CoverageKind, the tile side and the work-group sizes from GPUCoverage),
 // so that no number in a shader stands for a case, a binding or a size by
 // convention: every sampler, image and buffer is bound with
 // `layout(binding = ...)` to one of these, nothing is looked up by name, and
@@ -13,7 +13,8 @@ import PenumbraCore
 enum ShaderConstants {
     /// `BLEND_<MODE>` for each blend mode, `PAINT_<KIND>` for each paint kind and `BLOCK_<NAME>`
     /// for each uniform block's binding point, `STORAGE_<NAME>` for each shader storage buffer's,
-    /// `IMAGE_<NAME>` for each image unit and `UNIT_<NAME>` for each texture unit; `TILE_SIZE`,
+    /// `IMAGE_<NAME>` for each image unit, `UNIT_<NAME>` for each texture unit and `COVERAGE_<KIND>`
+    /// for each kind of composite coverage (GPUFrame.CoverageKind); `TILE_SIZE`,
     /// `ACCUMULATE_GROUP` and `RESOLVE_GROUP` for the coverage passes' tile and work groups.
     static let defines: [(String, Int)] =
         BlendMode.allCases.map { ("BLEND_" + macroName(String(describing: $0)), $0.shaderValue) }
@@ -22,6 +23,7 @@ enum ShaderConstants {
         + StorageBinding.allCases.map { ("STORAGE_" + macroName(String(describing: $0)), $0.rawValue) }
         + ImageUnit.allCases.map { ("IMAGE_" + macroName(String(describing: $0)), $0.rawValue) }
         + GPURenderer.Unit.allCases.map { ("UNIT_" + macroName(String(describing: $0)), Int($0.rawValue)) }
+        + GPUFrame.CoverageKind.allCases.map { ("COVERAGE_" + macroName(String(describing: $0)), $0.rawValue) }
         + [("TILE_SIZE", GPUCoverage.tileSize), ("ACCUMULATE_GROUP", GPUCoverage.accumulateGroup),
            ("RESOLVE_GROUP", GPUCoverage.resolveGroup)]
 

@@ -44,6 +44,75 @@ final class DrawPlannerTests: XCTestCase {
         XCTAssertNil(planner.next())
     }
 
+    /// A layer ended as a backdrop mask: its frame has no shadow margin (the shadow of its
+    /// beginning does not apply), its draw writes with `copy` at alpha 1 through the clip of its
+    /// beginning alone, its op is cut to the layer's frame and its paint is placed there; the
+    /// render budget counts the layer as popped after it.
+    func testALayerEndedAsABackdropMask() throws {
+        let context = GraphicsContext(pixelWidth: 100, pixelHeight: 80)
+        context.clip(to: Path(rect: Rect(x: 5, y: 5, width: 60, height: 50)))
+        context.setAlpha(0.5)
+        context.setBlendMode(.multiply)
+        context.setShadow(offset: Size(width: 30, height: 30), blur: 10)
+        context.beginTransparencyLayer()
+        context.fill(Path(rect: Rect(x: 20, y: 10, width: 30, height: 20)))
+        let filter = BackdropMaskFilter(saturation: 1.6, brightness: 0.25)
+        context.endTransparencyLayer(maskingBackdropWith: filter)
+        XCTAssertEqual(context.state.alpha, 0.5)
+        XCTAssertEqual(context.openLayerCount, 0)
+        let list = context.displayList
+        guard case .endLayerMaskingBackdrop(filter) = list.commands.last else { return XCTFail("\(list.commands)") }
+
+        let layerFrame = PixelRect(x: 19, y: 9, width: 32, height: 22)  // the fill grown by 1, no shadow margin
+        let steps = Array(DrawSequence(list))
+        XCTAssertEqual(steps.count, 3)
+        guard case .beginLayer(let frame) = steps[0] else { return XCTFail("\(steps[0])") }
+        XCTAssertEqual(frame, layerFrame)
+        guard case .draw(let input, .backdropMask(let f, let layer)) = steps[2] else { return XCTFail("\(steps[2])") }
+        XCTAssertEqual(f, filter)
+        XCTAssertEqual(layer, layerFrame)
+        XCTAssertEqual(input.state, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: 0))
+        XCTAssertEqual(input.frame, PixelRect(x: 0, y: 0, width: 100, height: 80))
+
+        var stream = DrawStream(list)
+        _ = stream.next(); _ = stream.next()
+        guard case .maskBackdrop(let g, let draw) = stream.next() else { return XCTFail("the third step is the mask") }
+        XCTAssertEqual(g, filter)
+        XCTAssertEqual(draw.op?.region, layerFrame)
+        XCTAssertNil(draw.op?.coverage)
+        XCTAssertNil(draw.shadow)
+        XCTAssertEqual(draw.alpha8, 255)
+        XCTAssertEqual(draw.mode, .copy)
+        XCTAssertEqual(draw.clip?.index, 0)
+        guard case .placed(let placed) = draw.paint else { return XCTFail("\(draw.paint)") }
+        XCTAssertEqual(placed.frame, layerFrame)
+        XCTAssertNil(stream.next())
+
+        // The clip cuts the op's region: a layer partly outside it.
+        let cut = GraphicsContext(pixelWidth: 100, pixelHeight: 80)
+        cut.clip(to: Path(rect: Rect(x: 30, y: 0, width: 70, height: 80)))
+        cut.beginTransparencyLayer()
+        cut.fill(Path(rect: Rect(x: 20, y: 10, width: 30, height: 20)))
+        cut.endTransparencyLayer(maskingBackdropWith: filter)
+        var cutStream = DrawStream(cut.displayList)
+        _ = cutStream.next(); _ = cutStream.next()
+        guard case .maskBackdrop(_, let cutDraw) = cutStream.next() else { return XCTFail("the third step is the mask") }
+        XCTAssertEqual(cutDraw.op?.region, PixelRect(x: 30, y: 9, width: 21, height: 22))  // the layer's frame from x 30
+
+        // The budget pops the layer at the mask: a second layer of the same size fits again.
+        let twice = GraphicsContext(pixelWidth: 100, pixelHeight: 80)
+        for _ in 0..<2 {
+            twice.beginTransparencyLayer()
+            twice.fill(Path(rect: Rect(x: 0, y: 0, width: 100, height: 80)))
+            twice.endTransparencyLayer(maskingBackdropWith: filter)
+        }
+        var limits = ResourceLimits.default
+        limits.maxRenderBytes = 100 * 80 * 4 * 2 + 100 * 80 * 12
+        XCTAssertNoThrow(try RenderBudget(limits: limits, imageBytes: 0).check(twice.displayList) { "ops[\($0)]" })
+        limits.maxRenderBytes = 100 * 80 * 4 * 2 + 100 * 80 * 2
+        XCTAssertThrowsError(try RenderBudget(limits: limits, imageBytes: 0).check(twice.displayList) { "ops[\($0)]" })
+    }
+
     /// A pool whose only thread is held by another job: the consumer plans every draw itself, and
     /// dropping the PlanAhead withdraws its queued jobs instead of waiting for them.
     func testABusyPoolNeitherStallsNorHoldsARender() throws {

@@ -245,6 +245,7 @@ final class SceneDecoderTests: XCTestCase {
             case .beginLayer: return "begin"
             case .endLayer: return "end"
             case .blurBackdrop: return "backdrop"
+            case .endLayerMaskingBackdrop: return "mask"
             }
         }
         XCTAssertEqual(kinds, ["fill", "fill", "begin", "gradient", "end", "begin", "gradient", "end"],

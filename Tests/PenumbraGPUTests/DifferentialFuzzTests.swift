@@ -3,7 +3,8 @@
 // template and flip, linear and radial gradients with random extend flags,
 // layers, clips, shadows, alpha and every blend mode, and text: outlines,
 // underlines, colour emoji and right-to-left runs under random transforms,
-// drawn through GraphicsContext as drawText draws, backdrop blurs, and filtered images: random
+// drawn through GraphicsContext as drawText draws, backdrop blurs, layers ended as backdrop
+// masks (vibrancy), and filtered images: random
 // chains of 1 to 3 filters on small images, evaluated by the CPU's FilterEvaluator for the CPU
 // render and by the GPU's passes for the GPU render, as the two backends decode scenes) rendered
 // on the CPU and the GPU. On a mismatch the op list is cut to its shortest failing prefix,
@@ -146,7 +147,19 @@ struct FuzzSceneBuilder {
         if random.chance(0.35) {
             for _ in 0..<random.int(1...2) { filteredImage(into: &list) }
         }
+        // A layer ended as a backdrop mask last of all, so that the scenes without one stay what
+        // they were.
+        if random.chance(0.3) { backdropMask(into: &list) }
         return list
+    }
+
+    /// A layer of 0 to 3 random fills ended as a mask on the backdrop filtered by random
+    /// colorControls (vibrancy): begun with a random state, of which only the clip applies.
+    mutating func backdropMask(into list: inout DisplayList) {
+        list.commands.append(.beginLayer(state(clips: list.clips.count)))
+        for _ in 0..<random.int(0...3) { list.commands.append(.fill(shape(), random.color(), CompositeState())) }
+        let filter = BackdropMaskFilter(saturation: random.double(0...2), brightness: random.double(-0.6...0.6))
+        list.commands.append(.endLayerMaskingBackdrop(filter))
     }
 
     /// A chain of 1 to 3 random filters on a small image, drawn under a random transform; the list

@@ -70,6 +70,11 @@
     case beginLayer(CompositeState)
     /// Composites the innermost open layer.
     case endLayer
+    /// Ends the innermost open layer without compositing it: its alpha (times the clip of its
+    /// `beginLayer` state) is the coverage with which the target's pixels below are replaced by
+    /// themselves through the filter (BackdropMask.swift). The rest of the `beginLayer` state
+    /// does not apply.
+    case endLayerMaskingBackdrop(BackdropMaskFilter)
     /// Replaces the destination under a shape by its blur (BackdropBlur.swift).
     case blurBackdrop(BackdropBlur, CompositeState)
 }

@@ -254,11 +254,28 @@ public final class GraphicsContext {
 
     /// Composites the innermost layer and restores the state saved at its beginning;
     /// ignored when no layer is open.
-    public func endTransparencyLayer() {
+    public func endTransparencyLayer() { endLayer(.endLayer) }
+
+    /// Ends the innermost transparency layer without compositing it: its alpha becomes the mask
+    /// with which the pixels of the target below are replaced by themselves through
+    /// `colorControls(saturation: filter.saturation, brightness: filter.brightness, contrast: 1)`
+    /// (UIVisualEffectView's vibrancy). Per pixel of the layer's frame,
+    /// `target' = target (1 - m) + F(target) m`: F(target) written with `copy` through the
+    /// coverage m = the layer's alpha (U8) times the coverage of the clip in force at
+    /// `beginTransparencyLayer`, in the composite's U8 arithmetic (docs/ARITHMETIC.md, "Backdrop
+    /// mask"). The alpha, blend mode and shadow in force at the beginning do not apply, the
+    /// layer's colours are ignored, nothing outside the layer's frame changes and an empty layer
+    /// changes nothing. Restores the state saved at the layer's beginning; ignored when no layer
+    /// is open.
+    package func endTransparencyLayer(maskingBackdropWith filter: BackdropMaskFilter) {
+        endLayer(.endLayerMaskingBackdrop(filter))
+    }
+
+    private func endLayer(_ command: DrawCommand) {
         guard let index = stack.lastIndex(where: \.startsLayer) else { return }
         state = stack[index].state
         stack.removeSubrange(index...)
-        record(.endLayer)
+        record(command)
     }
 
     /// Number of layers open now.

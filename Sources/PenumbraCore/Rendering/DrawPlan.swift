@@ -68,6 +68,17 @@
             (coverage, edges) = (nil, nil)
         }
     }
+
+    private init(region: PixelRect, coverage: CoverageMask?, edges: CoverageEdges?) {
+        self.region = region; self.coverage = coverage; self.edges = edges
+    }
+
+    /// A plane's plan (coverage 1 everywhere) cut to `rect`; nil when nothing of it is left.
+    package func within(_ rect: PixelRect) -> OpPlan? {
+        precondition(coverage == nil && edges == nil, "only a plane's plan is cut to a rectangle")
+        let r = region.intersection(rect)
+        return r.isEmpty ? nil : OpPlan(region: r, coverage: nil, edges: nil)
+    }
 }
 
 /// The shadow of one op, resolved to pixels.

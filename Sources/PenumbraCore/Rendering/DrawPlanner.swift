@@ -1,7 +1,8 @@
 // DrawPlanner: the plans of a display list's draws, one after another, as a
-// renderer executes them. A draw is a fill, an image, a gradient, or the
-// composite of a finished layer (at its endLayer, or at the end of the list
-// for a layer left open). Its plan is everything about it that does not
+// renderer executes them. A draw is a fill, an image, a gradient, a backdrop
+// blur, the composite of a finished layer (at its endLayer, or at the end of
+// the list for a layer left open) or a finished layer's mask on the filtered
+// backdrop (at its endLayerMaskingBackdrop). Its plan is everything about it that does not
 // depend on pixels: the clip's coverage, the shadow's plan and the op's plan
 // (DrawPlan.swift), over the frame of the target it draws into (layers grow
 // their frame by their shadow's margin, cut to what they hold: LayerExtents.swift).
@@ -40,6 +41,9 @@ import Synchronization
     /// The composite of the finished layer whose frame this is.
     case layer(PixelRect)
     case backdrop(BackdropBlur)
+    /// The finished layer whose frame this is, ended as a mask of the filtered backdrop
+    /// (BackdropMask.swift): the draw writes, with its state's `copy` and clip, over the target.
+    case backdropMask(BackdropMaskFilter, layer: PixelRect)
 }
 
 /// One step of a display list as renderers execute it: a layer begins over a frame, or a draw.
@@ -83,24 +87,30 @@ import Synchronization
                 return .draw(DrawInput(geometry: .clipArea(state.clip), frame: frame, state: state), .gradient(gradient))
             case .blurBackdrop(let blur, let state):
                 return .draw(DrawInput(geometry: .shape(blur.shape), frame: frame, state: state), .backdrop(blur))
-            case .beginLayer(let state):
+            case .beginLayer(var state):
+                if extents.masksBackdrop(layerAt: nextCommand - 1) { state = state.maskingBackdrop }
                 layers.append((frame, state))
                 frame = LayerExtents.frame(for: state, over: frame, content: extents.content(ofLayerAt: nextCommand - 1),
                                            clips: extents.clips)
                 return .beginLayer(frame)
             case .endLayer:
                 if let draw = closeLayer() { return draw }
+            case .endLayerMaskingBackdrop(let filter):
+                if let draw = closeLayer(maskingBackdropWith: filter) { return draw }
             }
         }
         lastCommand = list.commands.count
         return closeLayer()
     }
 
-    private mutating func closeLayer() -> SequencedStep? {
+    /// The draw that ends the innermost open layer: its composite, or with `filter` the mask of
+    /// the filtered backdrop (whose state is the beginning's clip alone, with `copy`).
+    private mutating func closeLayer(maskingBackdropWith filter: BackdropMaskFilter? = nil) -> SequencedStep? {
         guard let (below, state) = layers.popLast() else { return nil }
         let layer = frame
         frame = below
-        return .draw(DrawInput(geometry: .plane, frame: frame, state: state), .layer(layer))
+        guard let filter else { return .draw(DrawInput(geometry: .plane, frame: frame, state: state), .layer(layer)) }
+        return .draw(DrawInput(geometry: .plane, frame: frame, state: state.maskingBackdrop), .backdropMask(filter, layer: layer))
     }
 
     /// The draws alone, in order.

@@ -1,6 +1,7 @@
 // DrawStream: a display list lowered once, for both renderers, into the
 // steps they execute: a layer begins, a draw, a layer ends (its composite is
-// a draw), a backdrop is blurred (its replacement is a draw). Each draw
+// a draw), a backdrop is blurred (its replacement is a draw), a layer ends as
+// a mask on the filtered backdrop (the filtered backdrop's write is a draw). Each draw
 // carries everything about it that does not depend on pixels: the planned
 // coverage of its geometry, clip and shadow (DrawPlan.swift, computed ahead
 // on worker threads by PlanAhead), its paint resolved to integers
@@ -46,6 +47,12 @@
     /// The backdrop under `bounds` (the shape's pixels within the target's frame, non-empty) is
     /// blurred as `blur` says; the draw (its paint `placed` at `bounds`) writes the replacement.
     case blurBackdrop(BackdropBlur, bounds: PixelRect, LoweredDraw)
+    /// The current layer ends as a mask on the backdrop (BackdropMask.swift): it is popped, and
+    /// the draw (alpha 255, `copy`, the clip of the layer's beginning, no shadow) writes the
+    /// target's pixels through `filter` over its op's region (within the layer's frame and the
+    /// clip's region; its paint is `placed` there) with coverage = the layer's alpha times the
+    /// clip. Without an op nothing is written.
+    case maskBackdrop(BackdropMaskFilter, LoweredDraw)
 }
 
 /// A display list's steps, lowered, in order. One consumer; plans come from worker threads.
@@ -81,6 +88,13 @@
                     return .draw(lower(planned, input.state) { _ in .solid(.zero) })
                 }
                 return .blurBackdrop(blur, bounds: bounds, lower(planned, input.state) { PaintPlan(placedAt: bounds, offset: $0) })
+            case .backdropMask(let filter, let layer):
+                let op = planned.op?.within(layer)
+                let placed = op?.region ?? layer
+                let draw = lower(PlannedDraw(clip: planned.clip, shadow: nil, op: op), input.state) {
+                    PaintPlan(placedAt: placed, offset: $0)
+                }
+                return .maskBackdrop(filter, draw)
             }
         }
     }

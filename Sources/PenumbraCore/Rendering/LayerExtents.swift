@@ -15,8 +15,9 @@
 // margin (content outside the canvas may still cast its shadow in), up to
 // 2^20 pixels a side. Cut to its content, a layer whose shadow is offset a
 // million pixels and whose content is a small rectangle is that rectangle,
-// not a terabyte. Both renderers read layer frames from DrawSequence, so
-// they agree by construction.
+// not a terabyte. A layer ended as a backdrop mask is composited with no
+// shadow (BackdropMask.swift), so its frame has no shadow margin. Both
+// renderers read layer frames from DrawSequence, so they agree by construction.
 
 /// Where something can write: nothing, a rectangle of pixels, or anywhere.
 @usableFromInline package enum PixelExtent: Hashable, Sendable {
@@ -65,6 +66,8 @@
 /// The content extent of every layer of a display list, by the index of its `beginLayer`.
 @usableFromInline package struct LayerExtents: Sendable {
     private var content: [Int: PixelExtent] = [:]
+    /// The `beginLayer` indices of the layers ended by `endLayerMaskingBackdrop`.
+    private var masking: Set<Int> = []
     /// Each clip node's extent (empty when the list has no layer: only layers' frames read it).
     package private(set) var clips: [PixelExtent] = []
 
@@ -81,10 +84,13 @@
             guard !open.isEmpty else { return }
             open[open.count - 1].extent = open[open.count - 1].extent.union(LayerExtents.drawn(extent, state, clipExtents))
         }
-        func close() {
+        // A layer ended as a backdrop mask writes (the filtered backdrop) where its alpha can be
+        // non-zero, through its beginning's clip only.
+        func close(maskingBackdrop: Bool = false) {
             let layer = open.removeLast()
             content[layer.command] = layer.extent
-            add(layer.extent, layer.state)
+            if maskingBackdrop { masking.insert(layer.command) }
+            add(layer.extent, maskingBackdrop ? layer.state.maskingBackdrop : layer.state)
         }
         for (index, command) in list.commands.enumerated() {
             switch command {
@@ -94,6 +100,7 @@
             case .blurBackdrop(let blur, let state): add(PixelExtent(blur.shape.bounds), state)
             case .beginLayer(let state): open.append((index, state, .empty))
             case .endLayer: if !open.isEmpty { close() }
+            case .endLayerMaskingBackdrop: if !open.isEmpty { close(maskingBackdrop: true) }
             }
         }
         while !open.isEmpty { close() }
@@ -101,6 +108,9 @@
 
     /// What the layer begun at `command` can hold (unbounded when unknown).
     package func content(ofLayerAt command: Int) -> PixelExtent { content[command] ?? .unbounded }
+
+    /// Whether the layer begun at `command` is ended as a backdrop mask (`endLayerMaskingBackdrop`).
+    package func masksBackdrop(layerAt command: Int) -> Bool { masking.contains(command) }
 
     /// Where a draw of `extent` under `state` writes: its extent and its shadow's reach, within its clip.
     static func drawn(_ extent: PixelExtent, _ state: CompositeState, _ clips: [PixelExtent]) -> PixelExtent {

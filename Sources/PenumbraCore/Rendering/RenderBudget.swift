@@ -6,8 +6,9 @@
 // for the whole render, each open layer from its beginLayer to its
 // composite, and per draw what that draw allocates and frees again: its
 // coverage and its clip's over its region (a byte a pixel), a shadow's plane
-// (the caster's alpha and the blur's passes), a backdrop blur's planes. The
-// peak of their sum must fit `maxRenderBytes`; the first step that would
+// (the caster's alpha and the blur's passes), a backdrop blur's planes, a
+// backdrop mask's filter planes and coverage (BackdropMask.swift). The peak
+// of their sum must fit `maxRenderBytes`; the first step that would
 // not is named (`ops[1]: the layer needs 16003 x 16003 pixels ...`). A layer
 // is also held to `maxPixels`, as the canvas and images are.
 //
@@ -25,6 +26,9 @@ package struct RenderBudget {
     static let shadowBytesPerPixel = 5
     /// Bytes a backdrop blur costs per pixel of its bounds: input, pass and output planes.
     static let backdropBytesPerPixel = 12
+    /// Bytes a layer ended as a backdrop mask costs per pixel of its frame: the filter's input
+    /// and output planes and the coverage taken from the layer's alpha.
+    static let backdropMaskBytesPerPixel = 9
 
     /// The bytes of a surface of `pixels` pixels.
     package static func surfaceBytes(pixels: Int) -> Int { pixels.multipliedReportingOverflow(by: bytesPerPixel).partialValue }
@@ -63,7 +67,10 @@ package struct RenderBudget {
                 let transient = RenderBudget.transientBytes(of: input, source)
                 try fits(live + transient, needs: "the draw needs \(transient) bytes of planes (coverage, shadow, blur)",
                          at: place(sequence.lastCommand))
-                if case .layer = source, let bytes = layers.popLast() { live -= bytes }
+                switch source {
+                case .layer, .backdropMask: if let bytes = layers.popLast() { live -= bytes }
+                default: break
+                }
             }
         }
     }
@@ -76,7 +83,8 @@ package struct RenderBudget {
     }
 
     /// What one draw allocates for itself: coverage and clip masks over its region, a shadow's
-    /// plane, a backdrop blur's planes (bounds from geometry alone, rasterizing nothing).
+    /// plane, a backdrop blur's or a backdrop mask's planes (bounds from geometry alone,
+    /// rasterizing nothing).
     static func transientBytes(of input: DrawInput, _ source: DrawSource) -> Int {
         let frame = input.frame
         var region = frame
@@ -96,6 +104,7 @@ package struct RenderBudget {
             }
         }
         if case .backdrop = source { bytes += region.area * backdropBytesPerPixel }
+        if case .backdropMask(_, let layer) = source { bytes += layer.intersection(frame).area * backdropMaskBytesPerPixel }
         return bytes
     }
 }
