@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "penumbra", targets: ["penumbra"]),
         // Signed render URLs, for client packages that make them (swift-crypto and Foundation only).
         .library(name: "PenumbraSigning", targets: ["PenumbraSigning"]),
+        // Image snapshot strategies for swift-snapshot-testing on Linux (a test dependency of clients).
+        .library(name: "PenumbraSnapshotTesting", targets: ["PenumbraSnapshotTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,6 +30,8 @@ let package = Package(
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc (a plugin only:
         // nothing of it is built into the library or its clients).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Linked only by PenumbraSnapshotTesting (swift-syntax comes with it, for its inline snapshots).
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // MARK: System libraries (a missing one names its Debian package)
@@ -88,6 +92,9 @@ let package = Package(
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
                 path: "Sources/Penumbra"),
         .target(name: "PenumbraUI", dependencies: ["Penumbra", "PenumbraText"], path: "Sources/PenumbraUI"),
+        .target(name: "PenumbraSnapshotTesting",
+                dependencies: ["Penumbra", "PenumbraUI", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+                path: "Sources/PenumbraSnapshotTesting"),
         .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
         .target(name: "PenumbraSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
                 path: "Sources/PenumbraSigning"),
@@ -133,9 +140,13 @@ let package = Package(
             name: "PenumbraServerTests",
             dependencies: ["PenumbraServer", "PenumbraSigning", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests"),
-        .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport"],
-                    path: "Tests/PenumbraUITests"),
+        .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport",
+                                                      "PenumbraSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+                    path: "Tests/PenumbraUITests", exclude: ["__Snapshots__"]),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
+        .testTarget(name: "PenumbraSnapshotTestingTests",
+                    dependencies: ["PenumbraSnapshotTesting", "Penumbra", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+                    path: "Tests/PenumbraSnapshotTestingTests", exclude: ["__Snapshots__"]),
     ],
     swiftLanguageModes: [.v6]
 )

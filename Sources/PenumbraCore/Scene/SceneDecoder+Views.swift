@@ -17,7 +17,8 @@
 // - `style` of a visual effect defaults to `light`; a label with neither
 //   `text` nor `runs` draws no text; `numberOfLines` 0 is no limit, as in UIKit.
 // - `sizeToFit` keeps a `center`-placed view's centre (its frame is not
-//   defined under a transform).
+//   defined under a transform); a frame of width 0 measures without a width
+//   limit, as UILabel's sizeToFit does.
 // - An image's `renderingMode` takes UIImage's names: `automatic` and
 //   `alwaysOriginal` are `original`, `alwaysTemplate` is a template.
 
@@ -201,7 +202,7 @@ extension SceneDecoder {
         guard !runs.isEmpty else { return }
         if try o.optional("sizeToFit")?.bool() ?? false {
             let measured = try layout(TextLayoutRequest(runs: runs, style: style,
-                                                        placement: .at(node.bounds.origin, maxWidth: node.bounds.width)), at: o)
+                                                        placement: .at(node.bounds.origin, maxWidth: node.bounds.width > 0 ? node.bounds.width : nil)), at: o)
             node.resize(to: measured.box.size)
         }
         let drawing = try layout(TextLayoutRequest(runs: runs, style: style, placement: .rect(node.bounds)), at: o)
