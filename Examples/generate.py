@@ -351,3 +351,188 @@ scene("thumbnail", [440, 170], [
     {"op": "drawImage", "image": "photo", "rect": [10, 10, 200, 150], "interpolation": "low"},
     {"op": "drawImage", "image": "photo", "rect": [230, 10, 200, 150], "interpolation": "high"}],
     background="#FFFFFF", images={"photo": "images/photo.jpg"})
+
+# --- Views (drawView and view snapshots): the seeds' UIKit programs as view trees ---
+
+
+def label(frame, text, size=15, **kw):
+    """A UILabel in DejaVu Sans (fixed pixels, as the text examples)."""
+    font = {"family": DEJAVU, "size": size}
+    font.update(kw.pop("font", {}))
+    return {"type": "label", "frame": frame, "text": text, "font": font, **kw}
+
+
+def draw_view(view, **kw):
+    return {"op": "drawView", "view": view, **kw}
+
+
+# views-note: the seed's self-sizing Note as views. Each note is an image view showing the chrome (the
+# nine-slice note image, cap insets 37, 12, 12, 12, tiled: an image view has no cap insets, so the chrome
+# is an offscreen image drawn resizable at the note's size) with a label subview at (12, 37) that sizes
+# itself to its text (sizeToFit, numberOfLines 0, wrapped at 300). The notes are the label's box grown by
+# the padding 37, 12, 12, 12, rounded up to whole points (so the chrome is drawn pixel for pixel): NOTE_BOXES
+# holds the boxes penumbra lays these labels out in (DejaVu Sans, a line 2384/2048 x size high)
+# (measured by rendering the labels with sizeToFit and a background at scale 8: 1, 3 and 7 lines).
+NOTE_BOXES = {"Hi!": (35.77, 29.11), "Je me taille en fonction de mon contenu!": (245.06, 104.77), LOREM: (292.69, 130.38)}
+notes = [("Hi!", 25, [10, 10]), ("Je me taille en fonction de mon contenu!", 30, [200, 10]), (LOREM, 16, [10, 200])]
+images = {"note": "images/note@2x.png"}
+views = []
+for i, (text, size, at) in enumerate(notes):
+    bw, bh = NOTE_BOXES[text]
+    w, h = math.ceil(bw + 24), math.ceil(bh + 49)
+    images["chrome%d" % i] = {"size": [w, h], "ops": [
+        {"op": "drawImage", "image": "note", "rect": [0, 0, w, h], "capInsets": [37, 12, 12, 12], "resizingMode": "tile"}]}
+    views.append({"type": "imageView", "frame": [at[0], at[1], w, h], "image": "chrome%d" % i, "subviews": [
+        label([12, 37, 300, 0], text, size, numberOfLines=0, lineBreakMode="wordWrap", sizeToFit=True)]})
+scene("views-note", [540, 470], [draw_view({"frame": [0, 0, 540, 470], "subviews": views})], background="#FFFFFF", images=images)
+
+# views-hypnosis: the seed's hypnosis view (concentric purple circles, line width 10, radius from half
+# the view's width down by 20) as a view's draw(_:), in bounds coordinates, inside a window: a title
+# label above it and a rounded button-like view (tint-blue background, a white centred label) below.
+W = 360
+circles = [{"op": "setStrokeColor", "color": [0.5, 0, 0.5, 1]}, {"op": "setLineWidth", "width": 10}]
+for r in range(W // 2, 0, -20):
+    circles.append({"op": "stroke", "path": {"arc": {"center": [W / 2, W / 2], "radius": r, "start": 0, "end": 2 * math.pi,
+                                                     "clockwise": True}}})
+window = {"frame": [0, 0, 400, 540], "backgroundColor": "#F2F2F7", "subviews": [
+    label([20, 20, 360, 30], "You are getting sleepy…", 22, textAlignment="center", textColor="#1C1C1E"),
+    {"frame": [20, 64, W, W], "backgroundColor": "#FFFFFF", "draw": circles},
+    {"frame": [120, 452, 160, 44], "backgroundColor": "#007AFF", "layer": {"cornerRadius": 10}, "subviews": [
+        label([0, 0, 160, 44], "Wake up", 17, textAlignment="center", textColor="#FFFFFF", font={"weight": 700})]}]}
+scene("views-hypnosis", [400, 540], [draw_view(window)], scale=2, background="#FFFFFF")
+
+# views-tint: tint colour inherited down a view tree by template images (icon.png with renderingMode
+# alwaysTemplate), three levels below the view that sets it. Left: nothing sets a tint, so the root's
+# default #007AFF reaches the image. Middle: the root sets red and the image, three levels down, is red.
+# Right: the same tree, but the middle level sets its own green, which wins below it. Under each, the
+# icon as it is (renderingMode automatic: original), in the same tree.
+
+
+def tint_column(x, caption, root_tint=None, middle_tint=None):
+    image = {"type": "imageView", "frame": [8, 8, 64, 64], "image": "glyph"}
+    level2 = {"frame": [8, 8, 80, 80], "backgroundColor": "#FFFFFF", "layer": {"cornerRadius": 12}, "subviews": [image]}
+    level1 = {"frame": [12, 12, 96, 96], "backgroundColor": "#E5E5EA", "layer": {"cornerRadius": 16}, "subviews": [level2]}
+    if middle_tint:
+        level1["tintColor"] = middle_tint
+    root = {"frame": [x, 16, 120, 200], "backgroundColor": "#D1D1D6", "layer": {"cornerRadius": 20}, "subviews": [
+        level1, {"type": "imageView", "frame": [28, 116, 64, 64], "image": "icon"}]}
+    if root_tint:
+        root["tintColor"] = root_tint
+    return [draw_view(root), {"op": "drawText", "text": caption, "font": {"family": DEJAVU, "size": 13},
+                              "rect": [x - 10, 222, 140, 40], "alignment": "center"}]
+
+
+ops = tint_column(16, "default tint\n#007AFF") + tint_column(152, "root tint\n#E53935", root_tint="#E53935") + \
+    tint_column(288, "root #E53935,\nmiddle #43A047", root_tint="#E53935", middle_tint="#43A047")
+scene("views-tint", [424, 270], ops, scale=2, background="#FFFFFF",
+      images={"icon": "images/icon.png", "glyph": {"path": "images/icon.png", "renderingMode": "alwaysTemplate"}})
+
+# views-rtl: one view tree drawn left to right (top) and right to left (bottom, "layoutDirection":
+# "rightToLeft" on the op). Frames do not mirror (as in UIKit without Auto Layout), but an image marked
+# flipsForRightToLeftLayoutDirection (a "forward" arrow) is drawn mirrored, and labels with natural
+# alignment align right. The last row is a sibling that forces left to right: it looks the same in both.
+arrow = {"size": [32, 32], "ops": [{"op": "setFillColor", "color": "#007AFF"},
+                                   {"op": "fill", "path": "M 4 12 L 16 12 L 16 4 L 30 16 L 16 28 L 16 20 L 4 20 Z"}],
+         "flipsForRightToLeftLayoutDirection": True}
+
+
+def rtl_tree(caption):
+    def row(y, text, **kw):
+        return {"frame": [16, y, 328, 44], "backgroundColor": "#FFFFFF", "layer": {"cornerRadius": 8}, **kw, "subviews": [
+            {"type": "imageView", "frame": [6, 6, 32, 32], "image": "arrow"},
+            label([46, 0, 274, 44], text, 16, textColor="#1C1C1E")]}
+    return {"frame": [0, 0, 360, 200], "backgroundColor": "#F2F2F7", "subviews": [
+        label([16, 8, 328, 24], caption, 13, textColor="#8E8E93"),
+        row(36, "Next — natural alignment"),
+        row(88, "שלום עולם — הבא"),
+        row(140, "forceLeftToRight sibling", semanticContentAttribute="forceLeftToRight")]}
+
+
+scene("views-rtl", [360, 416], [
+    draw_view(rtl_tree("layoutDirection: leftToRight")),
+    {"op": "translate", "x": 0, "y": 216},
+    draw_view(rtl_tree("layoutDirection: rightToLeft"), layoutDirection="rightToLeft")],
+    scale=2, background="#FFFFFF", images={"arrow": arrow})
+
+# views-layers: what a view's layer does, one cell each, captioned. Top row: a rounded view whose orange
+# subview sticks out past its corner (clipsToBounds false: it shows; true: it is cut to the rounded
+# bounds); a border, drawn above the subviews (inner radius cornerRadius - borderWidth). Middle row:
+# shadows: cast by the whole composited view (background, subviews and all), by a shadowPath (an
+# ellipse unlike the view's shape), and none at all with clipsToBounds (as in UIKit). Bottom row: group
+# opacity, alpha 0.5 on a view whose two discs overlap (one layer: the overlap does not show through),
+# beside the same discs each at alpha 0.5 (the overlap shows).
+ORANGE, BLUE, RED = "#FF9500", "#007AFF", "#FF3B30"
+
+
+def cell(i, caption, view):
+    x, y = 16 + (i % 3) * 176, 16 + (i // 3) * 176
+    return {"frame": [x, y, 160, 160], "subviews": [view, label([0, 132, 160, 28], caption, 12, textAlignment="center",
+                                                               textColor="#3A3A3C")]}
+
+
+def disc(frame, color, **kw):
+    return {"frame": frame, "backgroundColor": color, "layer": {"cornerRadius": frame[2] / 2}, **kw}
+
+
+sticking = {"frame": [70, -14, 64, 64], "backgroundColor": ORANGE}
+cells = [
+    cell(0, "cornerRadius 24", {"frame": [20, 20, 110, 100], "backgroundColor": BLUE, "layer": {"cornerRadius": 24},
+                                "subviews": [sticking]}),
+    cell(1, "+ clipsToBounds", {"frame": [20, 20, 110, 100], "backgroundColor": BLUE, "clipsToBounds": True,
+                                               "layer": {"cornerRadius": 24}, "subviews": [sticking]}),
+    cell(2, "border 6 over a subview", {"frame": [20, 20, 120, 100], "backgroundColor": "#FFFFFF",
+                                        "layer": {"cornerRadius": 20, "borderWidth": 6, "borderColor": "#34C759"},
+                                        "subviews": [{"frame": [-10, 40, 140, 24], "backgroundColor": ORANGE}]}),
+    cell(3, "shadow of the whole view", {"frame": [30, 24, 100, 90], "backgroundColor": "#FFFFFF",
+                                         "layer": {"cornerRadius": 16, "shadowOpacity": 0.6, "shadowOffset": [0, 6],
+                                                   "shadowRadius": 6},
+                                         "subviews": [disc([60, -12, 50, 50], RED)]}),
+    cell(4, "shadowPath (an ellipse)", {"frame": [30, 24, 100, 90], "backgroundColor": "#FFFFFF",
+                                        "layer": {"cornerRadius": 16, "shadowOpacity": 0.6, "shadowOffset": [0, 10],
+                                                  "shadowRadius": 4, "shadowColor": "#5856D6",
+                                                  "shadowPath": {"ellipse": [10, 70, 80, 30]}}}),
+    cell(5, "shadow + clipsToBounds", {"frame": [30, 24, 100, 90], "backgroundColor": "#FFFFFF", "clipsToBounds": True,
+                                             "layer": {"cornerRadius": 16, "shadowOpacity": 0.6, "shadowOffset": [0, 6],
+                                                       "shadowRadius": 6}}),
+    cell(6, "alpha 0.5 on the group", {"frame": [16, 16, 128, 100], "alpha": 0.5, "subviews": [
+        disc([0, 10, 80, 80], RED), disc([48, 10, 80, 80], BLUE)]}),
+    cell(7, "alpha 0.5 on each disc", {"frame": [16, 16, 128, 100], "subviews": [
+        disc([0, 10, 80, 80], RED, alpha=0.5), disc([48, 10, 80, 80], BLUE, alpha=0.5)]}),
+    cell(8, "alpha 0.5, border, shadow", {"frame": [24, 20, 112, 96], "alpha": 0.5, "backgroundColor": ORANGE,
+                                          "layer": {"cornerRadius": 48, "borderWidth": 4, "borderColor": "#000000",
+                                                    "shadowOpacity": 1, "shadowOffset": [6, 6], "shadowRadius": 3}}),
+]
+scene("views-layers", [544, 544], [draw_view({"frame": [0, 0, 544, 544], "backgroundColor": "#F2F2F7", "subviews": cells})],
+      scale=2, background="#FFFFFF")
+
+# views-snapshot: a small view hierarchy (a 40 x 40 rounded, bordered badge with a gradient drawn by its
+# draw(_:) and a dot subview) rendered as an image at scale 2 ("images": {"badge": {"view": ...}}), drawn
+# at its own size and then stretched as a resizable image (cap insets 14 on every side, the corners kept)
+# to two sizes, as the seed stretches snapshotViewAfterScreenUpdates: output.
+badge = {"frame": [0, 0, 40, 40], "backgroundColor": "#5856D6",
+         "layer": {"cornerRadius": 12, "borderWidth": 3, "borderColor": "#FFCC00"},
+         "draw": [{"op": "linearGradient", "start": [0, 0], "end": [0, 40], "stops": [[0, "#FFFFFF66"], [0.5, "#FFFFFF00"]]}],
+         "subviews": [disc([6, 6, 8, 8], "#FFFFFF")]}
+scene("views-snapshot", [400, 240], [
+    {"op": "drawImage", "image": "badge", "at": [16, 16]},
+    {"op": "drawImage", "image": "badge", "rect": [72, 16, 312, 56], "capInsets": [14, 14, 14, 14], "resizingMode": "stretch"},
+    {"op": "drawImage", "image": "badge", "rect": [16, 88, 368, 136], "capInsets": [14, 14, 14, 14], "resizingMode": "stretch"},
+    {"op": "setFillColor", "color": "#FFFFFF"},
+    {"op": "drawText", "text": "A view snapshot, stretched", "font": {"family": DEJAVU, "size": 20, "weight": 700},
+     "rect": [16, 88, 368, 136], "alignment": "center", "verticalAlignment": "center"}],
+    scale=2, background="#FFFFFF", images={"badge": {"view": badge, "scale": 2}})
+
+# views-blur: UIVisualEffectView's blur over a photo (photo.jpg in an image view, scaleAspectFill with
+# clipsToBounds): a light and a dark blur panel, each with a label on it, and inside the dark one a
+# vibrancy view with a label (vibrancy's masked backdrop is a placeholder for now: no reference image).
+scene("views-blur", [480, 360], [draw_view({"type": "imageView", "frame": [0, 0, 480, 360], "image": "photo",
+                                            "contentMode": "scaleAspectFill", "clipsToBounds": True, "subviews": [
+    {"type": "visualEffect", "effect": "blur", "style": "light", "frame": [24, 24, 200, 120], "layer": {"cornerRadius": 16},
+     "subviews": [label([16, 16, 168, 24], "Light blur", 18, font={"weight": 700}, textColor="#1C1C1E"),
+                  label([16, 48, 168, 56], "blurBackdrop, radius 20, saturation 1.8", 13, numberOfLines=0,
+                        lineBreakMode="wordWrap", textColor="#3A3A3C")]},
+    {"type": "visualEffect", "effect": "blur", "style": "dark", "frame": [192, 168, 264, 168], "layer": {"cornerRadius": 16},
+     "subviews": [label([16, 16, 232, 24], "Dark blur", 18, font={"weight": 700}, textColor="#FFFFFF"),
+                  {"type": "visualEffect", "effect": "vibrancy", "style": "dark", "frame": [16, 56, 232, 96], "subviews": [
+                      label([0, 0, 232, 96], "Vibrancy", 44, font={"weight": 700}, textAlignment="center")]}]}]})],
+    scale=1, background="#000000", images={"photo": "images/photo.jpg"})

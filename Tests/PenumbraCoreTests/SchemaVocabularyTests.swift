@@ -132,7 +132,7 @@ final class SchemaVocabularyTests: XCTestCase {
 
     func testTheVocabularyCoversEveryOpTheDecoderReads() {
         // A sanity check of the table itself: it is not empty and holds the names a scene uses.
-        XCTAssertEqual(SceneVocabulary.ops.count, 27)
+        XCTAssertEqual(SceneVocabulary.ops.count, 28)
         XCTAssertEqual(SceneVocabulary.ops["setShadow"], ["op", "offset", "blur", "color"])
         XCTAssertEqual(SceneVocabulary.filters.count, 16)
         XCTAssertTrue(SceneVocabulary.document.isSuperset(of: ["format", "version", "size", "ops"]))
