@@ -120,7 +120,7 @@ let package = Package(
 
         // The seeds' programs in Swift (`swift run penumbra-examples OUT`): an executable of this package
         // only, never built by the library's users, that sees only the public API.
-        .executableTarget(name: "penumbra-examples", dependencies: ["Penumbra", "PenumbraText"], path: "Examples/Swift",
+        .executableTarget(name: "penumbra-examples", dependencies: ["Penumbra", "PenumbraText", "PenumbraUI"], path: "Examples/Swift",
                           packageAccess: false),
 
         // The view damage benchmark (`swift run -c release penumbra-view-bench`; BENCHMARKS.md).

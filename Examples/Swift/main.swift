@@ -124,6 +124,7 @@ func vignette() throws -> Image {
 let examples: [(String, () throws -> Image)] = [
     ("hypnosis", hypnosis), ("oval", oval), ("decorator", decorator), ("multiply", multiply),
     ("template", template), ("hello", hello), ("note", note), ("vignette", vignette),
+    ("views-hypnosis", viewsHypnosis), ("views-note", viewsNote),
 ]
 
 let output = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ".", isDirectory: true)

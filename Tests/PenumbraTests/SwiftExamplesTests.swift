@@ -27,7 +27,8 @@ final class SwiftExamplesTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         let written = printed.split(separator: "\n").map { URL(fileURLWithPath: String($0)).deletingPathExtension().lastPathComponent }
-        XCTAssertEqual(written, ["hypnosis", "oval", "decorator", "multiply", "template", "hello", "note", "vignette"])
+        XCTAssertEqual(written, ["hypnosis", "oval", "decorator", "multiply", "template", "hello", "note", "vignette",
+                                 "views-hypnosis", "views-note"])
 
         for name in written {
             let scene = try TestSupport.loadScene(TestSupport.examples.appendingPathComponent("\(name).json"))
