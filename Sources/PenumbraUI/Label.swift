@@ -26,7 +26,7 @@ open class Label: View, @unchecked Sendable {
         var placement: TextPlacement
     }
     private let textState = Mutex(Text())
-    private let cache = Mutex<(key: LayoutKey, layout: TextLayout)?>(nil)
+    private let cache = Mutex<(key: LayoutKey, layout: TextLayout, text: LabelText)?>(nil)
 
     /// An empty label at `frame`.
     public override init(frame: Rect = .zero) { super.init(frame: frame) }
@@ -86,8 +86,9 @@ open class Label: View, @unchecked Sendable {
     open override var intrinsicContentSize: Size { sizeThatFits(Size(width: 0, height: 0)) }
 
     override func content(direction: LayoutDirection) -> ViewContent? {
-        guard let drawn = layout(placement: .rect(bounds), direction: direction) else { return ViewContent.none }
-        return .label(drawn.drawing)
+        guard layout(placement: .rect(bounds), direction: direction) != nil,
+              let text = cache.withLock({ $0?.text }) else { return ViewContent.none }
+        return .label(text)
     }
 
     /// The layout of the text for a placement, cached; nil without text or when a font cannot be used.
@@ -107,7 +108,7 @@ open class Label: View, @unchecked Sendable {
                               verticalAlignment: .center)
         style.alignment = key.text.textAlignment == .natural ? (direction == .rightToLeft ? .right : .left) : key.text.textAlignment
         guard let layout = try? TextLayout(AttributedText(runs: runs), placement: placement, style: style) else { return nil }
-        if case .rect = placement { cache.withLock { $0 = (key, layout) } }
+        if case .rect = placement { cache.withLock { $0 = (key, layout, LabelText(layout.drawing)) } }
         return layout
     }
 }

@@ -53,32 +53,32 @@ public final class ViewRenderer {
         let root = view.rootNode(direction: layoutDirection)
         let canvas = GraphicsContext(size: root.bounds.size, scale: scale, background: background)
         let full = PixelRect(x: 0, y: 0, width: canvas.pixelWidth, height: canvas.pixelHeight)
-        guard let previous, previous.bitmap.width == full.width, previous.bitmap.height == full.height else {
+        guard let oldRoot = previous?.root, previous?.bitmap.width == full.width, previous?.bitmap.height == full.height else {
             return try renderEverything(root, into: canvas)
         }
         let base = AffineTransform(scaleX: scale, y: scale)
-        guard let damage = ViewNode.damage(from: previous.root, to: root, ctm: base, scale: scale) else {
-            self.previous = (root, previous.bitmap)
+        func unchanged() -> Image {
+            let bitmap = previous!.bitmap
+            previous = (root, bitmap)
             lastRepaint = nil
-            return Image(bitmap: previous.bitmap, scale: scale)
+            return Image(bitmap: bitmap, scale: scale)
         }
+        guard let damage = ViewNode.damage(from: oldRoot, to: root, ctm: base, scale: scale) else { return unchanged() }
         func reach(into region: Rect) -> Double {
-            max(previous.root.reach(into: region, ctm: base, scale: scale), root.reach(into: region, ctm: base, scale: scale))
+            max(oldRoot.reach(into: region, ctm: base, scale: scale), root.reach(into: region, ctm: base, scale: scale))
         }
         let repaint = PixelRect(enclosing: damage.outset(by: reach(into: damage))).intersection(full)
+        guard !repaint.isEmpty else { return unchanged() }
         let window = PixelRect(enclosing: Rect(repaint).outset(by: reach(into: Rect(repaint)))).intersection(full)
-        guard !repaint.isEmpty else {
-            self.previous = (root, previous.bitmap)
-            lastRepaint = nil
-            return Image(bitmap: previous.bitmap, scale: scale)
-        }
         guard window.area * 2 <= full.area else { return try renderEverything(root, into: canvas) }
 
         DrawViewOp(root: root, layoutDirection: layoutDirection).draw(into: canvas, visible: Rect(window))
         var list = canvas.displayList
         list.viewport = window
         let drawn = try renderer.render(list)
-        var pixels = previous.bitmap.pixels
+        // The last image's pixels, taken rather than copied when the caller no longer holds them.
+        var pixels = previous!.bitmap.pixels
+        previous = nil
         drawn.pixels.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 let rowBytes = repaint.width * 4
@@ -90,7 +90,7 @@ public final class ViewRenderer {
             }
         }
         let bitmap = Bitmap(width: full.width, height: full.height, pixels: pixels)
-        self.previous = (root, bitmap)
+        previous = (root, bitmap)
         lastRepaint = (repaint.x, repaint.y, repaint.width, repaint.height)
         return Image(bitmap: bitmap, scale: scale)
     }

@@ -15,7 +15,7 @@ Run `swift build` first (it reads .build/debug).
 import glob, json, os, subprocess, sys, tempfile
 
 MODULES = ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSigning",
-           "PenumbraSnapshotTesting"]
+           "PenumbraSnapshotTesting", "PenumbraUI"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(ROOT, "Tools", "api", "public-api.txt")
 

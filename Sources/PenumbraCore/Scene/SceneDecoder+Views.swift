@@ -208,7 +208,7 @@ extension SceneDecoder {
         let drawing = try layout(TextLayoutRequest(runs: runs, style: style, placement: .rect(node.bounds)), at: o)
         try countTextSegments(drawing, at: o)
         for message in drawing.warnings { warnings.append(RenderWarning(location: o.location, message: message)) }
-        node.content = .label(drawing)
+        node.content = .label(LabelText(drawing))
     }
 
     private func layout(_ request: TextLayoutRequest, at o: JSONObjectReader) throws -> TextDrawing {

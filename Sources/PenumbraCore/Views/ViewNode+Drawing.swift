@@ -134,7 +134,7 @@ extension ViewNode {
             if shown.flipsForRightToLeft, direction == .rightToLeft { image = image.flippedHorizontally() }
             c.draw(image, in: shown.contentMode.placedRect(imageSize: image.size, in: bounds))
         case .label(let text):
-            c.draw(text)
+            c.draw(text.drawing)
         case .blur(let style):
             c.blurBackdrop(roundedBounds, radius: VisualEffectStyle.blurRadius, saturation: VisualEffectStyle.blurSaturation,
                            tint: style.blurTint)

@@ -9,6 +9,10 @@ extension ViewNode {
     /// True when the view's drawing (shadow included) can touch `visible` (device space), the
     /// view's bounds coordinates mapping to device space by `ctm`.
     package func mayReach(_ visible: Rect, ctm: AffineTransform, scale: Double) -> Bool {
+        // Quick acceptance: a view whose own bounds meet the window is drawn (it may draw nothing
+        // there, which costs a little time and no byte). Only views outside it need their extent.
+        guard !isHidden, alpha > 0 else { return false }
+        if ctm.apply(bounds).intersection(visible) != nil { return true }
         guard let extent = deviceExtent(ctm: ctm, scale: scale) else { return false }
         return extent.maxX > visible.minX && extent.minX < visible.maxX && extent.maxY > visible.minY && extent.minY < visible.maxY
     }
@@ -59,12 +63,7 @@ extension ViewNode {
             let placed = shown.contentMode.placedRect(imageSize: shown.image.size, in: bounds)
             box.add(clipsToBounds ? placed.intersection(bounds) ?? .zero : placed)
         case .label(let text):
-            for piece in text.pieces {
-                switch piece {
-                case .fill(let path, _): if let r = path.controlPointBounds { box.add(r) }
-                case .image(_, let rect): box.add(rect)
-                }
-            }
+            if let ink = text.inkBounds { box.add(ink) }
         }
         return box.rect
     }

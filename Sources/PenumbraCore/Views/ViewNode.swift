@@ -71,7 +71,7 @@ package enum ViewContent: Hashable, Sendable {
     /// An image view's image.
     case image(ViewImage)
     /// A label's text, laid out in the bounds.
-    case label(TextDrawing)
+    case label(LabelText)
     /// UIVisualEffectView with a blur effect.
     case blur(VisualEffectStyle)
     /// UIVisualEffectView with a vibrancy effect: the subviews become its mask.
@@ -93,6 +93,28 @@ package struct ViewImage: Hashable, Sendable {
                  flipsForRightToLeft: Bool = false) {
         self.name = name; self.image = image; self.contentMode = contentMode; self.isTemplate = isTemplate
         self.flipsForRightToLeft = flipsForRightToLeft
+    }
+}
+
+/// A label's laid-out text and the box of its ink (computed once: culling and damage read it on
+/// every render).
+package struct LabelText: Hashable, Sendable {
+    package let drawing: TextDrawing
+    /// The control-point box of every glyph outline and colour glyph; nil for no text.
+    package let inkBounds: Rect?
+
+    package init(_ drawing: TextDrawing) {
+        self.drawing = drawing
+        var box: Rect?
+        for piece in drawing.pieces {
+            let r: Rect?
+            switch piece {
+            case .fill(let path, _): r = path.controlPointBounds
+            case .image(_, let rect): r = rect
+            }
+            if let r { box = box.map { $0.union(r) } ?? r }
+        }
+        inkBounds = box
     }
 }
 
