@@ -106,6 +106,9 @@ enum SchemaVocabulary {
             compareKeys("text object \"\(name)\"", def: "text-\(name)", decoder: keys)
         }
         compareKeys("fonts entry", def: "fontFile-object", decoder: SceneVocabulary.fontFile)
+        compareKeys("view", def: "view", decoder: SceneVocabulary.view)
+        compareEnum("view types", def: "view", key: "type", decoder: SceneVocabulary.viewTypes)
+        compareKeys("view layer", def: "viewLayer", decoder: SceneVocabulary.viewLayer)
         return out
     }
 

@@ -30,8 +30,23 @@ package enum SceneVocabulary {
     /// generators are in `generators`.
     package static var imageForms: [String: Set<String>] {
         ["file": SceneDecoder.fileKeys, "named": SceneDecoder.namedKeys, "offscreen": SceneDecoder.offscreenKeys,
-         "animation": SceneDecoder.animationKeys, "filterChain": SceneDecoder.filterChainKeys]
+         "animation": SceneDecoder.animationKeys, "filterChain": SceneDecoder.filterChainKeys,
+         "view": SceneDecoder.viewSnapshotKeys]
     }
+
+    /// The traits any object form of an `images` entry may carry besides its own keys.
+    package static var imageTraits: Set<String> { SceneDecoder.imageTraitKeys }
+
+    /// A view's keys, every type's together (`drawView`'s `view`, `subviews`).
+    package static var view: Set<String> {
+        SceneDecoder.viewTypeKeys.values.reduce(SceneDecoder.viewCommonKeys) { $0.union($1) }
+    }
+
+    /// The view types (`type`).
+    package static var viewTypes: Set<String> { Set(SceneDecoder.viewTypeKeys.keys) }
+
+    /// A view's `layer` object.
+    package static var viewLayer: Set<String> { SceneDecoder.viewLayerKeys }
 
     /// Each generator by name, with its keys ("generator" included).
     package static var generators: [String: Set<String>] { SceneDecoder.generatorKeys }
