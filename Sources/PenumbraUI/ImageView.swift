@@ -50,7 +50,7 @@ open class ImageView: View, @unchecked Sendable {
         set { shown.withLock { $0.time = newValue } }
     }
 
-    /// Where the image goes in the bounds; ``ContentMode/scaleToFill`` by default.
+    /// Where the image goes in the bounds; `ContentMode.scaleToFill` by default.
     public var contentMode: ContentMode {
         get { shown.withLock { $0.contentMode } }
         set { shown.withLock { $0.contentMode = newValue } }

@@ -56,7 +56,7 @@ open class Label: View, @unchecked Sendable {
         set { textState.withLock { $0.textColor = newValue } }
     }
 
-    /// How lines align; ``TextAlignment/natural`` (by the view's layout direction) by default.
+    /// How lines align; `TextAlignment.natural` (by the view's layout direction) by default.
     public var textAlignment: TextAlignment {
         get { textState.withLock { $0.textAlignment } }
         set { textState.withLock { $0.textAlignment = newValue } }
@@ -68,7 +68,7 @@ open class Label: View, @unchecked Sendable {
         set { textState.withLock { $0.numberOfLines = max(0, newValue) } }
     }
 
-    /// How lines break and how text that does not fit is cut; ``LineBreakMode/truncateTail`` by default.
+    /// How lines break and how text that does not fit is cut; `LineBreakMode.truncateTail` by default.
     public var lineBreakMode: LineBreakMode {
         get { textState.withLock { $0.lineBreakMode } }
         set { textState.withLock { $0.lineBreakMode = newValue } }
