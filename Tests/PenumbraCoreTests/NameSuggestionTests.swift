@@ -9,7 +9,7 @@ import PenumbraCore
 final class NameSuggestionTests: XCTestCase {
     typealias S = SceneTestSupport
 
-    private let allOps = "beginLayer, blurBackdrop, clearShadow, clip, concat, drawImage, drawText, endLayer, fill, "
+    private let allOps = "beginLayer, blurBackdrop, clearShadow, clip, concat, drawImage, drawText, drawView, endLayer, fill, "
         + "linearGradient, radialGradient, restore, rotate, save, scale, setAlpha, setBlendMode, setFillColor, setLineCap, "
         + "setLineDash, setLineJoin, setLineWidth, setMiterLimit, setShadow, setStrokeColor, stroke, translate"
 

@@ -85,7 +85,7 @@ final class DamageTests: XCTestCase {
     }
 
     func testPartialRendersGiveTheBytesOfFullRendersOnTheCPU() throws {
-        try checkPartialRenders(renderer: { CPURenderer() }, steps: 16, seed: 7)
+        try checkPartialRenders(renderer: { CPURenderer() }, steps: 10, seed: 7)
     }
 
     func testPartialRendersGiveTheBytesOfFullRendersOnTheGPU() throws {
