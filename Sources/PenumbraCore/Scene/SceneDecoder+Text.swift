@@ -86,25 +86,9 @@ extension SceneDecoder {
     mutating func drawText(_ o: JSONObjectReader) throws -> DrawTextOp {
         guard let engine = textEngine else { throw o.error(Self.noEngine) }
         let base = try runFields(o, engine: engine)
-        var runs: [TextRun] = []
-        switch (o.optional("text"), o.optional("runs")) {
-        case (let text?, nil): runs = [try resolve(text: try text.string(), base, RunFields(), at: o, engine: engine)]
-        case (nil, let list?):
-            guard case .array = list.value else { throw list.typeError(expected: "an array of runs") }
-            for item in try list.array() {
-                let r = try item.object(allowing: Self.runFields)
-                let fields = try runFields(r, engine: engine)
-                runs.append(try resolve(text: try r.required("text").string(), base, fields, at: r, engine: engine))
-            }
-            // No runs is empty text, which draws nothing (as an empty attributed string does).
-            if runs.isEmpty { runs = [try resolve(text: "", base, RunFields(), at: o, engine: engine)] }
-        case (nil, nil): throw o.error("drawText needs \"text\" or \"runs\"")
-        case (_?, _?): throw o.error("drawText takes \"text\" or \"runs\", not both")
-        }
-        let characters = runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
-        guard characters <= limits.maxTextCharacters else {
-            throw o.error("\(characters) characters of text, over the limit of \(limits.maxTextCharacters)")
-        }
+        var runs = try textRuns(o, base: base, engine: engine, owner: "drawText", required: true)
+        // No runs is empty text, which draws nothing (as an empty attributed string does).
+        if runs.isEmpty { runs = [try resolve(text: "", base, RunFields(), at: o, engine: engine)] }
 
         var style = TextStyle()
         style.alignment = try o.optional("alignment")?.choice(TextAlignment.self) ?? .natural
@@ -179,6 +163,31 @@ extension SceneDecoder {
             frame = DrawTextOp.Frame(imageName: name, image: image, rect: rect)
         }
         return DrawTextOp(request: request, frame: frame, drawing: drawing)
+    }
+
+    /// The runs of `text` or `runs` (exclusive), each run's fields merged over `base`, the
+    /// characters counted against `maxTextCharacters`; `owner` names the object in errors
+    /// ("drawText", "a label"). Neither key is an error when `required`, else no runs.
+    mutating func textRuns(_ o: JSONObjectReader, base: RunFields, engine: any TextEngine, owner: String,
+                           required: Bool) throws -> [TextRun] {
+        var runs: [TextRun] = []
+        switch (o.optional("text"), o.optional("runs")) {
+        case (let text?, nil): runs = [try resolve(text: try text.string(), base, RunFields(), at: o, engine: engine)]
+        case (nil, let list?):
+            guard case .array = list.value else { throw list.typeError(expected: "an array of runs") }
+            for item in try list.array() {
+                let r = try item.object(allowing: Self.runFields)
+                runs.append(try resolve(text: try r.required("text").string(), base, try runFields(r, engine: engine),
+                                        at: r, engine: engine))
+            }
+        case (nil, nil): if required { throw o.error("\(owner) needs \"text\" or \"runs\"") }
+        case (_?, _?): throw o.error("\(owner) takes \"text\" or \"runs\", not both")
+        }
+        let characters = runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
+        guard characters <= limits.maxTextCharacters else {
+            throw o.error("\(characters) characters of text, over the limit of \(limits.maxTextCharacters)")
+        }
+        return runs
     }
 
     /// The style fields of an op or run object.

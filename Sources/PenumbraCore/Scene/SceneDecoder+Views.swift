@@ -176,23 +176,7 @@ extension SceneDecoder {
         guard let engine = textEngine else { throw o.error(Self.noEngine) }
         var base = try runFields(o, engine: engine)
         base.color = try o.optional("textColor")?.color() ?? .black
-        var runs: [TextRun] = []
-        switch (o.optional("text"), o.optional("runs")) {
-        case (let text?, nil): runs = [try resolve(text: try text.string(), base, RunFields(), at: o, engine: engine)]
-        case (nil, let list?):
-            guard case .array = list.value else { throw list.typeError(expected: "an array of runs") }
-            for item in try list.array() {
-                let r = try item.object(allowing: Self.runFields)
-                runs.append(try resolve(text: try r.required("text").string(), base, try runFields(r, engine: engine),
-                                        at: r, engine: engine))
-            }
-        case (nil, nil): break
-        case (_?, _?): throw o.error("a label takes \"text\" or \"runs\", not both")
-        }
-        let characters = runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
-        guard characters <= limits.maxTextCharacters else {
-            throw o.error("\(characters) characters of text, over the limit of \(limits.maxTextCharacters)")
-        }
+        let runs = try textRuns(o, base: base, engine: engine, owner: "a label", required: false)
         var style = TextStyle(lineBreakMode: .truncateTail, numberOfLines: 1, verticalAlignment: .center)
         let alignment = try o.optional("textAlignment")?.choice(TextAlignment.self) ?? .natural
         style.alignment = alignment == .natural ? (direction == .rightToLeft ? .right : .left) : alignment
