@@ -153,6 +153,20 @@ final class ViewAPITests: XCTestCase {
         XCTAssertEqual(Array(image.bitmap.pixels[(15 * 40 + 15) * 4..<(15 * 40 + 15) * 4 + 4]), [255, 0, 0, 255])
     }
 
+    func testAnImageViewShowsTheFrameOfItsAnimationAtItsTime() throws {
+        let red = Image(bitmap: Bitmap(width: 1, height: 1, pixels: [255, 0, 0, 255]))
+        let blue = Image(bitmap: Bitmap(width: 1, height: 1, pixels: [0, 0, 255, 255]))
+        let view = ImageView(animation: AnimatedImage(frames: [red, blue], frameDurations: [0.5, 0.5]), time: 0.25)
+        view.frame = Rect(x: 0, y: 0, width: 4, height: 4)
+        XCTAssertEqual(Array(try view.snapshot().bitmap.pixels[0..<4]), [255, 0, 0, 255])
+        view.time = 0.75
+        XCTAssertEqual(Array(try view.snapshot().bitmap.pixels[0..<4]), [0, 0, 255, 255])
+        let renderer = ViewRenderer(view: view, renderer: CPURenderer())
+        _ = try renderer.render()
+        view.time = 0.2
+        XCTAssertEqual(Array(try renderer.render().bitmap.pixels[0..<4]), [255, 0, 0, 255], "a new frame is a change")
+    }
+
     func testRenderingFromAnotherThread() throws {
         let (root, labels, _) = DamageTests.makeTree(rows: 8)
         let here = try root.snapshot()

@@ -1,5 +1,7 @@
 import XCTest
 import Penumbra
+import PenumbraCPU
+import Foundation
 @testable import PenumbraCore
 
 /// `drawView` decoding: the tree it builds and the errors it names.
@@ -106,6 +108,17 @@ final class ViewDecodingTests: XCTestCase {
         XCTAssertEqual(snap.bitmap.height, 20)
         XCTAssertEqual(Array(snap.bitmap.pixels[0..<4]), [255, 0, 0, 255], "the root drawn at the origin")
         XCTAssertThrowsError(try decode("[]", images: #"{"x":{"renderingMode":"alwaysTemplate"}}"#))
+    }
+
+    func testAnImageViewOfAnAnimationShowsTheFrameAtTheScenesTime() throws {
+        let red = try Image(bitmap: Bitmap(width: 1, height: 1, pixels: [255, 0, 0, 255])).pngData()
+        let blue = try Image(bitmap: Bitmap(width: 1, height: 1, pixels: [0, 0, 255, 255])).pngData()
+        let uri = { (png: [UInt8]) in "data:image/png;base64," + Data(png).base64EncodedString() }
+        let scene = try decode(#"[{"op":"drawView","view":{"type":"imageView","frame":[0,0,4,4],"image":"blink"}}]"#,
+                               images: #"{"blink":{"frames":[""# + uri(red) + #"",""# + uri(blue) + #""],"duration":1}}"#)
+        func firstPixel(_ s: Scene) throws -> [UInt8] { Array(try CPURenderer().render(s.displayList()).pixels[0..<4]) }
+        XCTAssertEqual(try firstPixel(scene.at(time: 0.25)), [255, 0, 0, 255])
+        XCTAssertEqual(try firstPixel(scene.at(time: 0.75)), [0, 0, 255, 255])
     }
 
     /// A 1 x 1 opaque white PNG.
