@@ -25,6 +25,11 @@
     case clipArea(Int?)
     /// Coverage 1 everywhere; the shadow is cast by the paint's own alpha (layers).
     case plane
+    /// A layer whose blend mode leaves the backdrop where the source is transparent: coverage 1
+    /// over the layer's frame only, its shadow cast by the paint's alpha there. Outside the
+    /// frame the layer's paint is transparent, so neither its composite nor its shadow changes a
+    /// pixel there, and a small layer costs its own size rather than the target's.
+    case layer(PixelRect)
 }
 
 /// How plans carry the coverage of a shape: as a mask (the CPU renderer's: the planner
@@ -59,6 +64,7 @@
             guard let r = Rasterizer.region(of: shape, within: frame) else { return nil }
             region = r
         }
+        if case .layer(let content) = geometry { region = region.intersection(content) }
         if let clipRegion { region = region.intersection(clipRegion) }
         guard !region.isEmpty else { return nil }
         self.region = region
@@ -123,6 +129,12 @@
             }
         case .plane:
             break
+        case .layer(let content):
+            // The paint moved by the offset, one pixel more for its bilinear reach.
+            let moved = PixelRect(enclosing: Rect(x: Double(content.x) + shadow.offset.x, y: Double(content.y) + shadow.offset.y,
+                                                  width: Double(content.width), height: Double(content.height))).grown(by: 1)
+            extent = moved.intersection(reach)
+            guard !extent.isEmpty else { return nil }
         }
         let caster = FilterNode.standIn(extent: extent)
         let filter = FilterNode.filtered(caster, .gaussianBlur(radius: kernel.sigma))

@@ -109,7 +109,10 @@ import Synchronization
         guard let (below, state) = layers.popLast() else { return nil }
         let layer = frame
         frame = below
-        guard let filter else { return .draw(DrawInput(geometry: .plane, frame: frame, state: state), .layer(layer)) }
+        guard let filter else {
+            let geometry: DrawGeometry = GraphicsContext.modesKeepingBackdrop.contains(state.blendMode) ? .layer(layer) : .plane
+            return .draw(DrawInput(geometry: geometry, frame: frame, state: state), .layer(layer))
+        }
         return .draw(DrawInput(geometry: .plane, frame: frame, state: state.maskingBackdrop), .backdropMask(filter, layer: layer))
     }
 
