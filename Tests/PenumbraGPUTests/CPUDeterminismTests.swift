@@ -41,7 +41,7 @@ final class CPUDeterminismTests: XCTestCase {
 
     /// The case the H200 found, rendered many times: one output.
     func testTheH200SeedRendersTheSameBytesEveryTime() throws {
-        var builder = FuzzSceneBuilder(seed: 1_592_591_386)
+        var builder = FuzzSceneBuilder(seed: 1_592_591_386, views: false)  // the list the H200 rendered, without view trees
         let list = builder.build()
         let first = try CPURenderer().render(list).pixels
         for _ in 0..<50 { XCTAssertEqual(try CPURenderer().render(list).pixels == first, true) }

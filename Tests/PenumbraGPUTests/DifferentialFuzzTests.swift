@@ -7,8 +7,11 @@
 // masks (vibrancy), and filtered images: random
 // chains of 1 to 3 filters on small images, evaluated by the CPU's FilterEvaluator for the CPU
 // render and by the GPU's passes for the GPU render, as the two backends decode scenes) rendered
-// on the CPU and the GPU. On a mismatch the op list is cut to its shortest failing prefix,
-// and the failure names the seed and the index of the op that breaks parity.
+// on the CPU and the GPU; and, in half the scenes, one or two random view trees drawn with
+// DrawViewOp (DifferentialFuzzTests+Views.swift), from a random stream of their own and after
+// every other op, so the rest of a seed's scene is what it was before views. On a mismatch the
+// op list is cut to its shortest failing prefix (a view tree is shrunk too), and the failure
+// names the seed and the index of the op that breaks parity.
 // PENUMBRA_FUZZ_SCENES=N runs N scenes (default 500), PENUMBRA_FUZZ_SEED=S
 // changes the base seed.
 import Foundation
@@ -42,10 +45,19 @@ struct FuzzSceneBuilder {
     let width: Int, height: Int
     /// The filtered images of the last `build`: the command's index, the graph and its region.
     var filtered: [(index: Int, node: FilterNode, region: PixelRect)] = []
+    /// Whether `build` adds view trees (after everything else, from `viewRandom`).
+    let drawsViews: Bool
+    /// The view trees' own stream, so that adding them changes no other op of a seed.
+    var viewRandom: FuzzRandom
+    /// The view trees of the last `build`, and how many views they had.
+    var views: [FuzzViewDraw] = []
+    var viewCount = 0
 
-    init(seed: UInt64) {
+    init(seed: UInt64, views: Bool = true) {
         random = FuzzRandom(state: seed)
         width = random.int(8...40); height = random.int(8...40)
+        viewRandom = FuzzRandom(state: seed ^ 0x5649_4557_5452_4545)  // "VIEWTREE"
+        drawsViews = views
     }
 
     mutating func shape() -> DeviceShape {
@@ -147,9 +159,13 @@ struct FuzzSceneBuilder {
         if random.chance(0.35) {
             for _ in 0..<random.int(1...2) { filteredImage(into: &list) }
         }
-        // A layer ended as a backdrop mask last of all, so that the scenes without one stay what
-        // they were.
+        // A layer ended as a backdrop mask, then view trees from their own stream, last of all, so
+        // that the scenes without them stay what they were.
         if random.chance(0.3) { backdropMask(into: &list) }
+        views = []; viewCount = 0
+        if drawsViews, viewRandom.chance(0.5) {
+            for _ in 0..<(viewRandom.chance(0.8) ? 1 : 2) { viewTree(into: &list) }
+        }
         return list
     }
 
@@ -222,23 +238,33 @@ final class DifferentialFuzzTests: XCTestCase {
         let count = env["PENUMBRA_FUZZ_SCENES"].flatMap(Int.init) ?? 500
         let baseSeed = env["PENUMBRA_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_0001
         let cpu = CPURenderer()
-        var worst = 0, failures = 0, exact = 0, filteredImages = 0
+        var worst = 0, failures = 0, exact = 0, filteredImages = 0, trees = 0, views = 0
+        let started = Date()
         for i in 0..<count {
             let seed = baseSeed &+ UInt64(i)
             var builder = FuzzSceneBuilder(seed: seed)
             let list = builder.build()
             let gpuList = try builder.withGPUFilters(list, gpu)
             filteredImages += builder.filtered.count
+            trees += builder.views.count; views += builder.viewCount
             let diff = try XCTUnwrap(ImageDifference(try cpu.render(list), try gpu.render(gpuList)))
             worst = max(worst, diff.maxChannelDifference)
             guard !diff.isExact else { exact += 1; continue }
             failures += 1
             let index = try firstBreakingOp(list, gpuList, cpu: cpu, gpu: gpu)
             XCTFail("fuzz seed \(seed): op \(index) (\(list.commands[index])) breaks parity: \(diff)")
+            // In a view tree: the smallest tree that still differs, in the scene format's terms.
+            if let draw = builder.views.last(where: { $0.start <= index }),
+               let shrunk = try shrink(list, gpuList, draw, cpu: cpu, gpu: gpu) {
+                print("fuzz seed \(seed): the view tree at op \(draw.start) breaks parity; shrunk (\(shrunk.2)) to, "
+                      + "under \(shrunk.1.description), layoutDirection \(shrunk.0.layoutDirection), after the scene's first "
+                      + "\(draw.start) ops:\n" + Self.describe(shrunk.0.root, notes: draw.notes))
+            }
             if failures >= 3 { break }
         }
-        print("fuzz: \(count) scenes from seed \(baseSeed) (\(filteredImages) filtered images): \(exact) byte-identical; "
-              + "largest difference \(worst); \(failures) failing")
+        print("fuzz: \(count) scenes from seed \(baseSeed) (\(filteredImages) filtered images, \(trees) view trees of \(views) views): "
+              + "\(exact) byte-identical; largest difference \(worst); \(failures) failing; "
+              + String(format: "%.1f s", Date().timeIntervalSince(started)))
     }
 
     /// The index of the first command whose prefix breaks the parity contract.

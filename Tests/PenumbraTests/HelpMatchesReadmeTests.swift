@@ -74,4 +74,12 @@ extension CommandLineTests {
         let readme = try readmeOptions()
         XCTAssertEqual(help.subtracting(readme["render", default: []].subtracting(["--assets"]).union(["--output"])), ["--assets"])
     }
+
+    /// The view limit is a flag of every command that decodes scenes, and the README's LIMITS list names it.
+    func testMaxViewsIsInTheHelpAndTheReadme() throws {
+        for subcommand in ["render", "animate", "parity", "bench", "batch", "serve"] {
+            XCTAssertTrue(try helpOptions(subcommand).contains("--max-views"), "\(subcommand) --help lacks --max-views")
+        }
+        XCTAssertTrue(try readmeOptions()["render", default: []].contains("--max-views"))
+    }
 }

@@ -1,6 +1,8 @@
 // HostileCommandLineTests: the attack scenes of Tests/HostileScenes through
 // `penumbra render` as a user runs it: refused with exit 1 and a message
 // naming the file, the op and the figure, and nothing written; or rendered.
+// The hostile view trees: exit 1 naming the view (`ops[0].view.subviews[2].frame[2]`),
+// no output file; 10,000 views render.
 import Foundation
 import XCTest
 
@@ -37,6 +39,37 @@ final class HostileCommandLineTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains(words), "\(scene): \(run.stderr)")
             XCTAssertFalse(written, "\(scene): a refused render leaves no output")
         }
+    }
+
+    func testHostileViewTreesExitOneNamingTheViewAndWriteNothing() throws {
+        let many = HostileSceneTests.tooManyViews
+        for (scene, place, words) in HostileSceneTests.viewRefusals + [many] {
+            let (run, written) = try render(scene, scene == many.scene ? ["--max-views", "5"] : [])
+            XCTAssertEqual(run.status, 1, "\(scene): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("\(scene): \(place): "), "\(scene): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(words), "\(scene): \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("Fatal error"), "\(scene): \(run.stderr)")
+            XCTAssertFalse(written, "\(scene): a refused render leaves no output")
+        }
+        let (run, written) = try render(many.scene)
+        XCTAssertEqual(run.status, 0, "within the default --max-views: \(run.stderr)")
+        XCTAssertTrue(written)
+    }
+
+    func testTenThousandViewsRender() throws {
+        let scene = temp.appendingPathComponent("forest.json"), output = temp.appendingPathComponent("forest.png")
+        try Data(HostileSceneTests.viewForest(10_000).utf8).write(to: scene)
+        let started = Date()
+        let run = try TestSupport.runTool(["render", scene.path, "-o", output.path, "--backend", "cpu"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        // One more than --max-views allows: refused naming the view, nothing written.
+        try FileManager.default.removeItem(at: output)
+        let refused = try TestSupport.runTool(["render", scene.path, "-o", output.path, "--backend", "cpu", "--max-views", "9999"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("forest.json: ops[0].view.subviews[98].subviews[99]: more than 9999 views"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
     }
 
     func testBudgetFlagsRejectNegativeValues() throws {

@@ -2,7 +2,10 @@
 // here: 100,000 combining marks, a GIF of 100 frames of 2000 x 2000) through
 // the library as a server's worker runs them: each is refused with an error
 // naming its place, or renders within the budget; a deadline stops the work
-// wherever it is; text shaping on one thread does not hold up another's.
+// wherever it is; text shaping on one thread does not hold up another's; hostile
+// view trees (an unknown type or key, a frame with a transform, a negative
+// size, a missing image, too many views, too deep) are refused naming the
+// view, and a tree of 10,000 views (the default limit) decodes and renders.
 import Foundation
 import XCTest
 import Penumbra
@@ -162,6 +165,77 @@ final class HostileSceneTests: XCTestCase {
         let token = RenderCancellation()
         token.cancel()
         XCTAssertThrowsError(try token.during { try scene.displayList() }) { XCTAssertTrue($0 is RenderCancelled, "\($0)") }
+    }
+
+    // MARK: Views
+
+    /// The view scenes of Tests/HostileScenes refused under the default limits: where and why.
+    static let viewRefusals: [(scene: String, place: String, words: String)] = [
+        ("view-unknown-type.json", "ops[0].view.subviews[2].type", "unknown view type \"button\""),
+        ("view-unknown-key.json", "ops[0].view.subviews[2]", "unknown key \"colour\""),
+        ("view-frame-and-transform.json", "ops[0].view.subviews[2].transform", "cannot have a \"transform\""),
+        ("view-negative-size.json", "ops[0].view.subviews[2].frame[2]", "width must not be negative"),
+        ("view-missing-image.json", "ops[0].view.subviews[2].image", "no image named \"icon\""),
+        ("view-65-levels.json", "ops[0].view" + String(repeating: ".subviews[0]", count: 64), "more than 64 levels"),
+    ]
+
+    /// `view-8-views.json` under `--max-views 5`: the sixth view (subviews[4]) is refused.
+    static let tooManyViews = (scene: "view-8-views.json", place: "ops[0].view.subviews[4]", words: "(--max-views)")
+
+    func testHostileViewTreesAreRefusedNamingTheView() throws {
+        for (scene, place, words) in Self.viewRefusals {
+            assertRejected(try load(scene).displayList(), at: place, saying: words)
+        }
+        var five = ResourceLimits.default
+        five.maxViews = 5
+        assertRejected(try load(Self.tooManyViews.scene, limits: five), at: Self.tooManyViews.place, saying: Self.tooManyViews.words)
+        // Within the limit the same tree renders.
+        XCTAssertNoThrow(try CPURenderer().render(try load(Self.tooManyViews.scene).displayList()))
+    }
+
+    /// A scene of one tree of `count` views: a root, then groups of a view and 100 small subviews
+    /// (backgrounds, rounded corners, borders, clipping; in every tenth group one view with alpha
+    /// and one with a shadow, every other one with a path) on a 400 x 400 canvas. 10,000 is 99
+    /// full groups. Few layers: a view with alpha or a path-less shadow is a transparency layer,
+    /// and each layer's composite costs the whole canvas on the CPU renderer (a 3 x 3 layer on
+    /// 400 x 400 takes about 0.6 s on a debug build), so 2,000 of them took over 15 minutes.
+    static func viewForest(_ count: Int) -> String {
+        var groups: [String] = []
+        var left = count - 1, g = 0
+        while left > 0 {
+            let children = min(100, left - 1)
+            left -= 1 + children
+            let subviews = (0..<children).map { i -> String in
+                let colour = String(format: "#%06X", (i * 40503 + g * 977) & 0xFFFFFF)
+                var view = ##"{"frame":[\##(i % 10 * 4),\##(i / 10 * 4),3,3],"backgroundColor":"\##(colour)""##
+                if i % 7 == 0 { view += ##","layer":{"cornerRadius":1,"borderWidth":0.5,"borderColor":"#000000"}"## }
+                if i == 1, g % 10 == 0 { view += ##","alpha":0.5"## }
+                if i == 2, g % 10 == 0 {
+                    let path = g % 20 == 0 ? ##","shadowPath":{"rect":[0,0,3,3]}"## : ""
+                    view += ##","layer":{"shadowOpacity":0.5,"shadowRadius":1\##(path)}"##
+                }
+                return view + "}"
+            }
+            groups.append(##"{"frame":[\##(g % 10 * 40),\##(g / 10 * 40),40,40],"clipsToBounds":\##(g % 3 == 0),"##
+                          + ##""layer":{"cornerRadius":6},"subviews":["## + subviews.joined(separator: ",") + "]}")
+            g += 1
+        }
+        return ##"{"format":"penumbra-scene","version":1,"size":[400,400],"ops":[{"op":"drawView","view":"##
+            + ##"{"frame":[0,0,400,400],"backgroundColor":"#FFFFFF","subviews":["## + groups.joined(separator: ",") + "]}}]}"
+    }
+
+    func testTenThousandViewsDecodeAndRenderAndOneMoreIsRefused() throws {
+        let started = Date()
+        let scene = try Scene.decode(Self.viewForest(10_000), baseDirectory: "/", environment: .standard)
+        guard case .drawView(let op) = scene.ops[0] else { return XCTFail("not a drawView") }
+        XCTAssertEqual(op.root.count, 10_000)
+        let bitmap = try CPURenderer().render(scene.displayList())
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertLessThan(seconds, 60, "10,000 views took \(seconds) s to decode and render")
+        XCTAssertEqual(Array(bitmap.pixels[0..<4]), [255, 255, 255, 255], "the root's background")
+        // The 10,001st view (the 100th group) is over the default limit.
+        assertRejected(try Scene.decode(Self.viewForest(10_001), baseDirectory: "/", environment: .standard),
+                       at: "ops[0].view.subviews[99]", saying: "more than 10000 views")
     }
 
     // MARK: Text

@@ -5,7 +5,8 @@
 #   Tools/fuzz/scenes/run.sh [SECONDS]   (default 60)
 # Builds PenumbraCPU and what it needs into .build-fuzz with -sanitize=fuzzer,address, links
 # Tools/fuzz/scenes/SceneFuzzer.swift against it, and fuzzes from Tools/fuzz/scenes/corpus (new
-# inputs go to .build-fuzz/scene-corpus). An allocation over -malloc_limit_mb is reported as a
+# inputs go to .build-fuzz/scene-corpus) with the dictionary Tools/fuzz/scenes/scenes.dict (the view
+# layer's keys, so that mutations reach drawView trees). An allocation over -malloc_limit_mb is reported as a
 # crash: the budget must refuse a scene before it allocates that much. Exits non-zero on a crash,
 # leaving the crashing input in .build-fuzz/.
 set -euo pipefail
@@ -25,4 +26,4 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/scenes/SceneFuzz
 mkdir -p "$out/scene-corpus"
 cd "$out"
 ASAN_OPTIONS=detect_leaks=0 ./scene-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-  -timeout=20 -detect_leaks=0 -print_final_stats=1 scene-corpus ../Tools/fuzz/scenes/corpus
+  -timeout=20 -detect_leaks=0 -print_final_stats=1 -dict=../Tools/fuzz/scenes/scenes.dict scene-corpus ../Tools/fuzz/scenes/corpus
