@@ -8,7 +8,7 @@ let svgProperties: Set<String> = [
     "stroke-linejoin", "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color",
     "display", "visibility", "clip-path", "clip-rule", "stop-color", "stop-opacity", "mix-blend-mode",
     "isolation", "font-size", "overflow", "mask", "filter", "paint-order", "marker-start", "marker-mid",
-    "marker-end", "marker", "transform", "image-rendering", "shape-rendering",
+    "marker-end", "marker", "transform", "transform-origin", "image-rendering", "shape-rendering",
 ]
 
 struct CSSDeclaration { var name: String; var value: String; var important: Bool }
@@ -92,7 +92,13 @@ enum CSSParser {
 
     static func sheet(_ text: String, order: inout Int) -> [CSSRule] {
         var rules: [CSSRule] = []
-        var rest = Substring(stripComments(text))
+        // Statements without a block (@import, @charset) end at their semicolon.
+        var text = stripComments(text)
+        while let at = text.range(of: "@import") ?? text.range(of: "@charset") {
+            let end = text[at.lowerBound...].firstIndex(where: { $0 == ";" || $0 == "\n" }) ?? text.endIndex
+            text.removeSubrange(at.lowerBound..<end)
+        }
+        var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             let prelude = rest[..<open].trimmingCharacters(in: " \t\r\n")
             guard let close = rest[open...].firstIndex(of: "}") else { break }

@@ -89,6 +89,7 @@ public struct SVGDocument: @unchecked Sendable {
         if width != nil, height == nil, s.width > 0 { h = s.height * w / s.width }
         if height != nil, width == nil, s.height > 0 { w = s.width * h / s.height }
         let renderer = SVGRenderer(document: self, context: context)
+        renderer.canvas = Size(width: w, height: h)
         context.saveGState()
         defer { context.restoreGState() }
         if s.width > 0, s.height > 0 { context.scaleBy(x: w / s.width, y: h / s.height) }

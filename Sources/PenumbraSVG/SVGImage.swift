@@ -71,7 +71,10 @@ extension SVGRenderer {
         let looksSVG = isSVG || bytes.prefix(256).contains(UInt8(ascii: "<"))
         if looksSVG, (try? doc.codecs.decoder(for: bytes)) == nil {
             guard doc.nesting < 2 else { throw SVGError(element: node.label, message: "SVG images nested too deeply") }
-            var d = try SVGDocument(bytes: bytes, baseDirectory: nil, assetsDirectory: nil, codecs: doc.codecs, limits: doc.limits)
+            let folder = lower.hasPrefix("data:") ? doc.baseDirectory
+                : doc.baseDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + ((href.removingPercentEncoding ?? href) as NSString).deletingLastPathComponent }
+            var d = try SVGDocument(bytes: bytes, baseDirectory: folder, assetsDirectory: doc.assetsDirectory, codecs: doc.codecs,
+                                    limits: doc.limits)
             d.nesting = doc.nesting + 1
             return .vector(d)
         }

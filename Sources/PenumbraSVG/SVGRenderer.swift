@@ -91,10 +91,13 @@ final class SVGRenderer {
     let ctx: GraphicsContext
     var useCount = 0
     var activeUses: Set<ObjectIdentifier> = []
+    var activePatterns: Set<ObjectIdentifier> = []
+    var activeClips: Set<ObjectIdentifier> = []
     var pathElements = 0
     /// The viewport (width, height) percentages resolve against.
     var viewport = Size(width: 100, height: 100)
-    var imageCache: [String: Image] = [:]
+    /// The size the whole document is drawn at (what `vw`, `vh`, `vmin` and `vmax` refer to).
+    var canvas = Size(width: 100, height: 100)
 
     init(document: SVGDocument, context: GraphicsContext) { doc = document; ctx = context }
 
@@ -146,6 +149,13 @@ final class SVGRenderer {
     }
 
     func resolve(_ l: SVGLength, axis: Character, fontSize: Double = 16) -> Double {
+        switch l.unit {
+        case "vw": return l.value * canvas.width / 100
+        case "vh": return l.value * canvas.height / 100
+        case "vmin": return l.value * min(canvas.width, canvas.height) / 100
+        case "vmax": return l.value * max(canvas.width, canvas.height) / 100
+        default: break
+        }
         let ref: Double
         switch axis {
         case "x": ref = viewport.width
@@ -174,6 +184,7 @@ final class SVGRenderer {
     func render(_ node: SVGNode, parentStyle: SVGStyle, depth: Int = 0) throws {
         let style = parentStyle.computed(for: node)
         if node.declared["display"] == "none" { return }
+        if node.attributes["systemLanguage"] != nil, !passesConditions(node) { return }
         switch node.name {
         case "g", "a":
             try renderGroup(node, style: style, children: node.children)
@@ -211,10 +222,18 @@ final class SVGRenderer {
 
     /// The element's transform, clip, opacity and blend mode around `content`.
     func renderGroup(_ node: SVGNode, style: SVGStyle, content: () throws -> Void) throws {
-        guard let transform = parseTransform(node.attributes["transform"]) else { return }
+        guard let transform = parseTransform(node.declared["transform"] ?? node.attributes["transform"]) else { return }
         ctx.saveGState()
         defer { ctx.restoreGState() }
-        if node !== doc.root { ctx.concatenate(transform) }
+        if node !== doc.root {
+            if transform != .identity, let origin = transformOrigin(node) {
+                ctx.translateBy(x: origin.x, y: origin.y)
+                ctx.concatenate(transform)
+                ctx.translateBy(x: -origin.x, y: -origin.y)
+            } else {
+                ctx.concatenate(transform)
+            }
+        }
         guard ctx.ctm.isInvertible else { return }
         var multiClip: [(Path, FillRule)]?
         if let clip = node.declared["clip-path"], clip != "none" {
@@ -258,6 +277,28 @@ final class SVGRenderer {
             ctx.endTransparencyLayer()
             ctx.endTransparencyLayer()
         }
+    }
+
+    /// `transform-origin`: one or two keywords, lengths or percentages (of the viewport).
+    func transformOrigin(_ node: SVGNode) -> Point? {
+        guard let v = node.declared["transform-origin"] else { return nil }
+        let words = v.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        var x = SVGLength(value: 50, unit: "%"), y = SVGLength(value: 50, unit: "%")
+        var xSet = false
+        for (i, w) in words.prefix(2).enumerated() {
+            switch w {
+            case "left": x = SVGLength(value: 0, unit: "%"); xSet = true
+            case "right": x = SVGLength(value: 100, unit: "%"); xSet = true
+            case "top": y = SVGLength(value: 0, unit: "%")
+            case "bottom": y = SVGLength(value: 100, unit: "%")
+            case "center": if i == 0 { xSet = true }
+            default:
+                guard let l = SVGLength.parse(w) else { return nil }
+                if i == 0 && !xSet { x = l; xSet = true } else { y = l }
+            }
+        }
+        return Point(resolve(x, axis: "x"), resolve(y, axis: "y"))
     }
 
     func blendMode(_ s: String) -> BlendMode? {
@@ -390,8 +431,8 @@ final class SVGRenderer {
             if node.name == "circle" {
                 rx = length(node, "r", axis: "d"); ry = rx
             } else {
-                let lx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }
-                let ly = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }
+                let lx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }.flatMap { $0 >= 0 ? $0 : nil }
+                let ly = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }.flatMap { $0 >= 0 ? $0 : nil }
                 rx = lx ?? ly ?? 0; ry = ly ?? lx ?? 0
                 if a["rx"] == "auto" { rx = ry }
                 if a["ry"] == "auto" { ry = rx }
@@ -477,6 +518,11 @@ final class SVGRenderer {
                 defer { ctx.restoreGState() }
                 ctx.clip(to: path, using: style.fillRule)
                 drawGradient(server, bbox: bbox, opacity: style.fillOpacity, style: style)
+            } else if let server = doc.ids[id], server.name == "pattern" {
+                ctx.saveGState()
+                defer { ctx.restoreGState() }
+                ctx.clip(to: path, using: style.fillRule)
+                try drawPattern(server, bbox: bbox, reach: 0, opacity: style.fillOpacity)
             } else if let fallback {
                 switch fallback {
                 case .none: return
@@ -512,7 +558,7 @@ final class SVGRenderer {
         case .color(let c): color = c
         case .currentColor: color = style.color
         case .server(let id, let fallback):
-            if let s = doc.ids[id], s.name == "linearGradient" || s.name == "radialGradient" { server = s } else if let fallback {
+            if let s = doc.ids[id], s.name == "linearGradient" || s.name == "radialGradient" || s.name == "pattern" { server = s } else if let fallback {
                 switch fallback {
                 case .none: return
                 case .color(let c): color = c
@@ -526,6 +572,22 @@ final class SVGRenderer {
         if let color {
             ctx.setStrokeColor(resolvedColor(color, style.strokeOpacity))
             ctx.stroke(path)
+        } else if let server, server.name == "pattern" {
+            // The pattern in a layer, cut to the stroke's coverage with destination-out of a
+            // layer that is opaque everywhere but the stroke.
+            let black = Color(red: 0, green: 0, blue: 0)
+            ctx.setAlpha(style.strokeOpacity)
+            ctx.beginTransparencyLayer()
+            try drawPattern(server, bbox: bbox, reach: ctx.state.strokeStyle.width * max(1, style.miterLimit), opacity: 1)
+            ctx.setBlendMode(.destinationOut)
+            ctx.beginTransparencyLayer()
+            ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: black), GradientStop(offset: 1, color: black)],
+                                   start: .zero, end: Point(1, 0))
+            ctx.setBlendMode(.destinationOut)
+            ctx.setStrokeColor(black)
+            ctx.stroke(path)
+            ctx.endTransparencyLayer()
+            ctx.endTransparencyLayer()
         } else if let server {
             // The stroke's coverage in a layer, painted with the gradient through source-in.
             ctx.setAlpha(style.strokeOpacity)
@@ -609,7 +671,7 @@ final class SVGRenderer {
             if objectBox { return l.unit == "%" ? l.value / 100 : l.resolve(percentOf: 1) }
             return resolve(l, axis: axis, fontSize: style.fontSize)
         }
-        let colored = stops.map { GradientStop(offset: $0.offset, color: resolvedColor($0.color, opacity)) }
+        let colored = Self.unpremultipliedInterpolation(stops.map { GradientStop(offset: $0.offset, color: resolvedColor($0.color, opacity)) })
         let spread = gradientAttribute(node, "spreadMethod") ?? "pad"
         if node.name == "linearGradient" {
             let p1 = Point(coord("x1", "0%", "x"), coord("y1", "0%", "y"))
@@ -636,6 +698,29 @@ final class SVGRenderer {
             }
             ctx.drawRadialGradient(stops: colored, startCenter: Point(fx, fy), startRadius: max(0, fr), endCenter: Point(cx, cy), endRadius: r)
         }
+    }
+
+    /// SVG interpolates gradient colours unpremultiplied; the context interpolates premultiplied.
+    /// Between two stops whose alphas differ, intermediate stops (16 a segment) computed
+    /// unpremultiplied make the context's interpolation follow SVG's within a level or two.
+    static func unpremultipliedInterpolation(_ stops: [GradientStop]) -> [GradientStop] {
+        guard stops.count > 1 else { return stops }
+        var out: [GradientStop] = [stops[0]]
+        for k in 1..<stops.count {
+            let a = stops[k - 1], b = stops[k]
+            if a.color.alpha != b.color.alpha, b.offset > a.offset {
+                for i in 1..<16 {
+                    let t = Double(i) / 16
+                    let c = Color(red: a.color.red + (b.color.red - a.color.red) * t,
+                                  green: a.color.green + (b.color.green - a.color.green) * t,
+                                  blue: a.color.blue + (b.color.blue - a.color.blue) * t,
+                                  alpha: a.color.alpha + (b.color.alpha - a.color.alpha) * t)
+                    out.append(GradientStop(offset: a.offset + (b.offset - a.offset) * t, color: c))
+                }
+            }
+            out.append(b)
+        }
+        return out
     }
 
     /// reflect and repeat for linear gradients: the stops repeated over the span of t that the
@@ -676,16 +761,20 @@ final class SVGRenderer {
         var ref = String(value[value.index(value.startIndex, offsetBy: 4)..<close]).trimmingCharacters()
         if ref.count >= 2, ref.first == "'" || ref.first == "\"" { ref = String(ref.dropFirst().dropLast()) }
         guard ref.hasPrefix("#"), let clip = doc.ids[String(ref.dropFirst())], clip.name == "clipPath" else { return nil }
+        // A clip that reaches itself through clip-path references is invalid: nothing is drawn.
+        let key = ObjectIdentifier(clip)
+        guard !activeClips.contains(key) else { return nil }
+        activeClips.insert(key)
+        defer { activeClips.remove(key) }
         guard var base = parseTransform(clip.attributes["transform"]) else { return nil }
         if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
             guard let b = try elementBounds(node, style: style), b.width > 0, b.height > 0 else { return [] }
-            base = base.concatenating(AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY))
+            base = AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY).concatenating(base)
         }
         // A clip-path on the clipPath itself: intersected as a context clip.
         if let inner = clip.declared["clip-path"], inner != "none", inner != value {
-            if let shapes = try clipShapes(inner, for: node, style: style), shapes.count == 1 {
-                ctx.clip(to: shapes[0].0, using: shapes[0].1)
-            }
+            guard let shapes = try clipShapes(inner, for: node, style: style) else { return nil }
+            if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
         }
         let clipStyle = SVGStyle().computed(for: clip)
         var out: [(Path, FillRule)] = []

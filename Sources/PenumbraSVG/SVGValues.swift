@@ -70,7 +70,7 @@ struct SVGLength {
         sc.skipSpaces()
         guard sc.atEnd else { return nil }
         switch u {
-        case "", "px", "pt", "pc", "mm", "cm", "in", "em", "ex", "%": return SVGLength(value: v, unit: u)
+        case "", "px", "pt", "pc", "mm", "cm", "in", "q", "em", "ex", "%", "vw", "vh", "vmin", "vmax": return SVGLength(value: v, unit: u)
         default: return nil
         }
     }
@@ -83,6 +83,7 @@ struct SVGLength {
         case "mm": return value * 96 / 25.4
         case "cm": return value * 96 / 2.54
         case "in": return value * 96
+        case "q": return value * 96 / 101.6
         case "em": return value * fontSize
         case "ex": return value * fontSize / 2
         case "%": return value * reference / 100

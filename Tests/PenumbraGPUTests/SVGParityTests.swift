@@ -1,7 +1,7 @@
 // SVG documents drawn by PenumbraSVG render byte-identically on the CPU and the GPU: the
 // reader emits only GraphicsContext calls, so these check the calls it uses together (gradient
 // fills under clips, stroked gradients through source-in layers, multi-shape clips through
-// destination-out layers, group opacity, dashes and joins).
+// destination-out layers, patterns, group opacity, dashes and joins).
 import Foundation
 import XCTest
 import Penumbra
@@ -34,6 +34,15 @@ final class SVGParityTests: XCTestCase {
           <clipPath id='two'><rect width='40' height='100'/><circle cx='75' cy='75' r='20' transform='rotate(10)'/></clipPath>
           <g clip-path='url(#one)' opacity='0.7'><rect width='100' height='100' fill='teal'/><rect x='20' y='20' width='60' height='60' fill='orange'/></g>
           <rect x='10' y='40' width='85' height='55' fill='crimson' clip-path='url(#two)' opacity='0.5'/>
+        </svg>
+        """),
+        ("patterns", """
+        <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'>
+          <pattern id='p' width='0.25' height='0.25' patternTransform='rotate(20)'>
+            <circle cx='6' cy='6' r='5' fill='navy' opacity='0.8'/><rect x='8' y='8' width='6' height='6' fill='tomato'/>
+          </pattern>
+          <rect x='5' y='5' width='90' height='50' fill='url(#p)'/>
+          <circle cx='50' cy='75' r='18' fill='none' stroke='url(#p)' stroke-width='8'/>
         </svg>
         """),
     ]

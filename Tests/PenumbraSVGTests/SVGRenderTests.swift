@@ -143,6 +143,22 @@ final class SVGRenderTests: XCTestCase {
         XCTAssertEqual(S.pixel(b, 10, 10), [255, 0, 0, 255])
     }
 
+    func testPatternTilesTheFill() throws {
+        let b = try S.render(S.svg("<pattern id='p' width='10' height='10' patternUnits='userSpaceOnUse'>"
+            + "<rect width='5' height='5' fill='red'/></pattern><rect width='20' height='20' fill='url(#p)'/>"))
+        XCTAssertEqual(S.pixel(b, 2, 2), [255, 0, 0, 255])
+        XCTAssertEqual(S.pixel(b, 12, 12), [255, 0, 0, 255])
+        XCTAssertEqual(S.pixel(b, 12, 2), [255, 0, 0, 255])
+        XCTAssertEqual(S.pixel(b, 7, 7), [0, 0, 0, 0])
+    }
+
+    func testTransformOriginRotatesAboutTheCentre() throws {
+        // A half-width rect turned 180 degrees about the canvas centre lands on the other half.
+        let b = try S.render(S.svg("<rect width='10' height='20' fill='blue' transform='rotate(180)' transform-origin='10 10'/>"))
+        XCTAssertEqual(S.pixel(b, 15, 10), [0, 0, 255, 255])
+        XCTAssertEqual(S.pixel(b, 5, 10), [0, 0, 0, 0])
+    }
+
     // MARK: Hostile documents
 
     func testBillionLaughsIsRejectedNamingTheDoctype() {
