@@ -8,6 +8,8 @@ let package = Package(
     name: "Penumbra",
     products: [
         .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
+        // SVG documents drawn into a GraphicsContext (docs/svg.md).
+        .library(name: "PenumbraSVG", targets: ["PenumbraSVG"]),
         // UIKit's view layer over the drawing core: views, layers, image views, labels, visual effects, snapshots.
         .library(name: "PenumbraUI", targets: ["PenumbraUI"]),
         .executable(name: "penumbra", targets: ["penumbra"]),
@@ -52,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", path: "Sources/CGIF", providers: [.apt(["libgif-dev"])]),
+        // The SVG reader's XML parser (PenumbraSVG); DTD loading, entities and network are kept off.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
 
         // MARK: C shim that keeps libpng's setjmp/longjmp inside C
@@ -91,6 +95,8 @@ let package = Package(
             path: "Sources/PenumbraText"),
         .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
                 path: "Sources/Penumbra"),
+        // SVG in: documents drawn with the GraphicsContext's calls (docs/svg.md).
+        .target(name: "PenumbraSVG", dependencies: ["PenumbraCore", "CLibXML2"], path: "Sources/PenumbraSVG"),
         .target(name: "PenumbraUI", dependencies: ["Penumbra", "PenumbraText"], path: "Sources/PenumbraUI"),
         .target(name: "PenumbraSnapshotTesting",
                 dependencies: ["Penumbra", "PenumbraUI", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
@@ -114,7 +120,7 @@ let package = Package(
             path: "Sources/PenumbraServer"),
         .executableTarget(
             name: "penumbra",
-            dependencies: ["Penumbra", "PenumbraServer", "PenumbraSigning", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Penumbra", "PenumbraSVG", "PenumbraServer", "PenumbraSigning", "CMallocStats", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Tools/penumbra"),
 
@@ -131,7 +137,8 @@ let package = Package(
         .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraTestSupport", "PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "PenumbraShaders", "CEGL"],
+        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "PenumbraShaders", "CEGL",
+                                                       "PenumbraSVG"],
                     path: "Tests/PenumbraGPUTests"),
         .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
                     exclude: ["make_fixtures.py", "make_shrink_fixtures.py"], resources: [.copy("Fixtures")]),
@@ -143,6 +150,8 @@ let package = Package(
         .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport",
                                                       "PenumbraSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
                     path: "Tests/PenumbraUITests", exclude: ["__Snapshots__"]),
+        .testTarget(name: "PenumbraSVGTests", dependencies: ["PenumbraSVG", "Penumbra", "PenumbraCPU", "PenumbraTestSupport"],
+                    path: "Tests/PenumbraSVGTests"),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
         .testTarget(name: "PenumbraSnapshotTestingTests",
                     dependencies: ["PenumbraSnapshotTesting", "Penumbra", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],

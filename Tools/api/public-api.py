@@ -15,7 +15,7 @@ Run `swift build` first (it reads .build/debug).
 import glob, json, os, subprocess, sys, tempfile
 
 MODULES = ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSigning",
-           "PenumbraSnapshotTesting", "PenumbraUI"]
+           "PenumbraSnapshotTesting", "PenumbraSVG", "PenumbraUI"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(ROOT, "Tools", "api", "public-api.txt")
 
@@ -35,7 +35,7 @@ def clang_args(bin_dir):
             args += ["-Xcc", "-fmodule-map-file=" + os.path.join(target, "module.modulemap")]
         if os.path.isdir(os.path.join(target, "include")):
             args += ["-Xcc", "-I" + os.path.join(target, "include")]
-    for pkg in ["freetype2", "harfbuzz", "fribidi", "libpng"]:
+    for pkg in ["freetype2", "harfbuzz", "fribidi", "libpng", "libxml-2.0"]:
         flags = subprocess.run(["pkg-config", "--cflags-only-I", pkg], capture_output=True, text=True).stdout.split()
         for f in flags:
             args += ["-Xcc", f]

@@ -1,4 +1,6 @@
 // `penumbra render SCENE.json -o OUT [--backend auto|cpu|gpu] [--scale S] [--time T] [--format png|jpeg|webp] [--quality Q]`
+// `penumbra render DRAWING.svg -o OUT [--width W] [--height H] [--scale S] [--assets DIR]`: an SVG document
+// (by its extension) drawn at W x H points (its own size when not given), RenderCommand+SVG.swift.
 import ArgumentParser
 import Foundation
 import Penumbra
@@ -10,7 +12,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render", abstract: "Render one scene to a PNG, JPEG or WebP file.")
 
-    @Argument(help: "The scene file (JSON), or - for standard input.")
+    @Argument(help: "The scene file (JSON) or an SVG document (.svg), or - for standard input (a scene).")
     var scene: String
     @Option(name: .shortAndLong, help: "The image to write (.png, .jpg, .webp), or - for standard output.")
     var output: String
@@ -25,14 +27,27 @@ struct RenderCommand: ParsableCommand {
     var verbose = false
     @OptionGroup var limits: LimitOptions
     @OptionGroup var assets: AssetOptions
+    @Option(help: "SVG only: the width in points to draw the document at (default: its own; the height follows the aspect ratio when not given).")
+    var width: Double?
+    @Option(help: "SVG only: the height in points to draw the document at (default: its own; the width follows the aspect ratio when not given).")
+    var height: Double?
+
+    /// True when the input is an SVG document (by its extension).
+    var isSVG: Bool { scene.lowercased().hasSuffix(".svg") }
 
     func validate() throws {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }
         if let time, !time.isFinite { throw ValidationError("--time must be a finite number") }
         try encoding.validate(output: output)
+        for (name, v) in [("--width", width), ("--height", height)] {
+            guard let v else { continue }
+            guard isSVG else { throw ValidationError("\(name) applies to SVG documents only") }
+            guard v > 0, v.isFinite, v <= 100_000 else { throw ValidationError("\(name) must be a positive number up to 100000") }
+        }
     }
 
     func run() throws {
+        if isSVG { return try renderSVG() }
         let start = Date()
         // The renderer first, so that the scene's filter chains run on it (the GPU's passes); a
         // backend that is unavailable is reported after the scene is checked, as before.

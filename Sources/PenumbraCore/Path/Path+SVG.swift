@@ -37,6 +37,21 @@ extension Path {
     }
 }
 
+extension Path {
+    /// SVG's error handling for path data (SVG 1.1 F.2, SVG 2 9.5.4): the path up to the last
+    /// complete segment before the first error, and that error (nil when the data is valid).
+    package static func parsingSVGPathDataPrefix(_ data: String) -> (path: Path, error: PathDataError?) {
+        var parser = SVGPathParser(Array(data.utf8))
+        do {
+            return (try parser.parse(), nil)
+        } catch let error as SVGPathParser.Failure {
+            return (parser.partialPath, PathDataError(offset: error.characterOffset(in: data), message: error.message))
+        } catch {
+            return (parser.partialPath, PathDataError(offset: 0, message: "\(error)"))
+        }
+    }
+}
+
 /// A malformed SVG path-data string; `offset` is the character offset (0-based) of the problem.
 public struct PathDataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 0-based offset, in characters, where parsing stopped.
@@ -75,6 +90,9 @@ struct SVGPathParser {
     private var lastCommandWasClose = false
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The segments read so far (what is kept when the data has an error).
+    var partialPath: Path { path }
 
     mutating func parse() throws -> Path {
         skipWhitespace()

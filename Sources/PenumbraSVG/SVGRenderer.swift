@@ -1,0 +1,830 @@
+// Drawing a document with the GraphicsContext's own calls: the transform stack, clips, fills
+// and strokes with their style, gradients under a clip, transparency layers for group opacity,
+// images. Both renderers execute these calls, so an SVG draws byte-identically on CPU and GPU.
+import Foundation
+import PenumbraCore
+
+/// The inherited properties, computed per element.
+struct SVGStyle {
+    var fill: SVGPaint = .color(Color(red: 0, green: 0, blue: 0))
+    var fillOpacity = 1.0
+    var fillRule = FillRule.nonzero
+    var stroke: SVGPaint = .none
+    var strokeWidth = SVGLength(value: 1, unit: "")
+    var strokeOpacity = 1.0
+    var cap = LineCap.butt
+    var join = LineJoin.miter
+    var miterLimit = 4.0
+    var dashArray: [SVGLength] = []
+    var dashOffset = SVGLength.zero
+    var color = Color(red: 0, green: 0, blue: 0)
+    var visible = true
+    var clipRule = FillRule.nonzero
+    var fontSize = 16.0
+    var strokeFirst = false
+
+    func computed(for node: SVGNode) -> SVGStyle {
+        var s = self
+        let d = node.declared
+        func value(_ name: String) -> String? {
+            guard let v = d[name], v != "inherit" else { return nil }
+            return v
+        }
+        func opacity(_ v: String?) -> Double? {
+            guard let v else { return nil }
+            if let l = SVGLength.parse(v) {
+                if l.unit == "%" { return min(1, max(0, l.value / 100)) }
+                if l.unit == "" { return min(1, max(0, l.value)) }
+            }
+            return nil
+        }
+        if let v = value("color"), let c = parseColor(v) { s.color = c }
+        if let v = value("font-size"), let l = SVGLength.parse(v), l.value >= 0 {
+            s.fontSize = l.resolve(percentOf: fontSize, fontSize: fontSize)
+        }
+        if let v = value("fill") {
+            if let p = SVGPaint.parse(v) { s.fill = p }
+        }
+        if let o = opacity(value("fill-opacity")) { s.fillOpacity = o }
+        if let v = value("fill-rule") { s.fillRule = v == "evenodd" ? .evenOdd : v == "nonzero" ? .nonzero : s.fillRule }
+        if let v = value("clip-rule") { s.clipRule = v == "evenodd" ? .evenOdd : v == "nonzero" ? .nonzero : s.clipRule }
+        if let v = value("stroke"), let p = SVGPaint.parse(v) { s.stroke = p }
+        if let o = opacity(value("stroke-opacity")) { s.strokeOpacity = o }
+        if let v = value("stroke-width"), let l = SVGLength.parse(v), l.value >= 0 { s.strokeWidth = l }
+        if let v = value("stroke-linecap"), let c = LineCap(rawValue: v) { s.cap = c }
+        if let v = value("stroke-linejoin") {
+            switch v {
+            case "miter", "miter-clip", "arcs": s.join = .miter
+            case "round": s.join = .round
+            case "bevel": s.join = .bevel
+            default: break
+            }
+        }
+        if let v = value("stroke-miterlimit"), let n = Double(v.trimmingCharacters()), n >= 1 { s.miterLimit = n }
+        if let v = value("stroke-dasharray") {
+            if v == "none" { s.dashArray = [] } else {
+                var out: [SVGLength] = []
+                var ok = true
+                for part in v.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }) {
+                    guard let l = SVGLength.parse(String(part)), l.value >= 0 else { ok = false; break }
+                    out.append(l)
+                }
+                if ok { s.dashArray = out } else { s.dashArray = [] }
+            }
+        }
+        if let v = value("stroke-dashoffset"), let l = SVGLength.parse(v) { s.dashOffset = l }
+        if let v = value("visibility") { s.visible = v == "visible" ? true : (v == "hidden" || v == "collapse") ? false : s.visible }
+        if let v = value("paint-order") {
+            let words = v.split(separator: " ")
+            if v == "normal" { s.strokeFirst = false } else if let fi = words.firstIndex(of: "fill"), let si = words.firstIndex(of: "stroke") {
+                s.strokeFirst = si < fi
+            } else if words.first == "stroke" { s.strokeFirst = true } else if words.first == "fill" || words.first == "markers" {
+                s.strokeFirst = words.first == "markers" && words.dropFirst().first == "stroke"
+            }
+        }
+        return s
+    }
+}
+
+final class SVGRenderer {
+    let doc: SVGDocument
+    let ctx: GraphicsContext
+    var useCount = 0
+    var activeUses: Set<ObjectIdentifier> = []
+    var activePatterns: Set<ObjectIdentifier> = []
+    var activeClips: Set<ObjectIdentifier> = []
+    var pathElements = 0
+    /// The viewport (width, height) percentages resolve against.
+    var viewport = Size(width: 100, height: 100)
+    /// The size the whole document is drawn at (what `vw`, `vh`, `vmin` and `vmax` refer to).
+    var canvas = Size(width: 100, height: 100)
+
+    init(document: SVGDocument, context: GraphicsContext) { doc = document; ctx = context }
+
+    // MARK: Sizes and viewports
+
+    static func viewBox(_ node: SVGNode) -> Rect? {
+        guard let s = node.attributes["viewBox"] else { return nil }
+        let n = parseNumberList(s)
+        guard n.count == 4, n[2] > 0, n[3] > 0 else { return nil }
+        return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+    }
+
+    static func documentSize(_ root: SVGNode) -> Size {
+        let vb = viewBox(root)
+        func dim(_ name: String, _ fromBox: Double?) -> Double {
+            if let l = SVGLength.parse(root.attributes[name]), l.value > 0 {
+                if l.unit == "%" { return (fromBox ?? 100) * l.value / 100 }
+                return l.resolve(percentOf: 100)
+            }
+            return fromBox ?? 100
+        }
+        var w = dim("width", vb?.width), h = dim("height", vb?.height)
+        if let vb, root.attributes["width"] == nil, root.attributes["height"] != nil { w = h * vb.width / vb.height }
+        if let vb, root.attributes["height"] == nil, root.attributes["width"] != nil { h = w * vb.height / vb.width }
+        return Size(width: w, height: h)
+    }
+
+    /// The transform that maps `box` into a viewport of `size` under `preserveAspectRatio`.
+    static func viewBoxTransform(_ box: Rect, _ size: Size, _ par: String?) -> AffineTransform {
+        let words = (par ?? "xMidYMid meet").split(separator: " ").filter { $0 != "defer" }
+        let align = words.first.map(String.init) ?? "xMidYMid"
+        let slice = words.count > 1 && words[1] == "slice"
+        var sx = size.width / box.width, sy = size.height / box.height
+        if align == "none" {
+            return AffineTransform(translationX: -box.minX, y: -box.minY).concatenating(AffineTransform(scaleX: sx, y: sy))
+        }
+        let s = slice ? max(sx, sy) : min(sx, sy)
+        sx = s; sy = s
+        var tx = -box.minX * s, ty = -box.minY * s
+        let extraX = size.width - box.width * s, extraY = size.height - box.height * s
+        if align.contains("xMid") { tx += extraX / 2 } else if align.contains("xMax") { tx += extraX }
+        if align.contains("YMid") { ty += extraY / 2 } else if align.contains("YMax") { ty += extraY }
+        return AffineTransform(a: s, b: 0, c: 0, d: s, tx: tx, ty: ty)
+    }
+
+    func length(_ node: SVGNode, _ name: String, axis: Character, _ fallback: Double = 0, style: SVGStyle? = nil) -> Double {
+        guard let l = SVGLength.parse(node.attributes[name]) else { return fallback }
+        return resolve(l, axis: axis, fontSize: style?.fontSize ?? 16)
+    }
+
+    func resolve(_ l: SVGLength, axis: Character, fontSize: Double = 16) -> Double {
+        switch l.unit {
+        case "vw": return l.value * canvas.width / 100
+        case "vh": return l.value * canvas.height / 100
+        case "vmin": return l.value * min(canvas.width, canvas.height) / 100
+        case "vmax": return l.value * max(canvas.width, canvas.height) / 100
+        default: break
+        }
+        let ref: Double
+        switch axis {
+        case "x": ref = viewport.width
+        case "y": ref = viewport.height
+        default: ref = ((viewport.width * viewport.width + viewport.height * viewport.height) / 2).squareRoot()
+        }
+        return l.resolve(percentOf: ref, fontSize: fontSize)
+    }
+
+    // MARK: Walking the tree
+
+    func renderRoot() throws {
+        let root = doc.root
+        let size = Self.documentSize(root)
+        let style = SVGStyle().computed(for: root)
+        viewport = size
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        if let vb = Self.viewBox(root) {
+            ctx.concatenate(Self.viewBoxTransform(vb, size, root.attributes["preserveAspectRatio"]))
+            viewport = vb.size
+        }
+        try renderGroup(root, style: style, children: root.children)
+    }
+
+    func render(_ node: SVGNode, parentStyle: SVGStyle, depth: Int = 0) throws {
+        let style = parentStyle.computed(for: node)
+        if node.declared["display"] == "none" { return }
+        if node.attributes["systemLanguage"] != nil, !passesConditions(node) { return }
+        switch node.name {
+        case "g", "a":
+            try renderGroup(node, style: style, children: node.children)
+        case "switch":
+            guard let chosen = node.children.first(where: passesConditions) else { return }
+            try renderGroup(node, style: style, children: [chosen])
+        case "svg":
+            try renderGroup(node, style: style) { try self.renderViewport(node, style: style, content: node, useSize: nil) }
+        case "use":
+            try renderUse(node, style: style)
+        case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
+            guard let path = try shapePath(node, style: style), !path.isEmpty else { return }
+            try renderGroup(node, style: style) { try self.drawShape(node, path: path, style: style) }
+        case "image":
+            try renderGroup(node, style: style) { try self.drawImage(node, style: style) }
+        default:
+            return // defs, symbol, clipPath, gradients, style, title, desc, unknown elements
+        }
+    }
+
+    func passesConditions(_ node: SVGNode) -> Bool {
+        if node.attributes["requiredExtensions"] != nil { return false }
+        if let lang = node.attributes["systemLanguage"] {
+            let langs = lang.split(separator: ",").map { $0.trimmingCharacters(in: " \t\n").lowercased() }
+            return langs.contains { $0 == "en" || $0.hasPrefix("en-") }
+        }
+        return true
+    }
+
+    func renderGroup(_ node: SVGNode, style: SVGStyle, children: [SVGNode]) throws {
+        try renderGroup(node, style: style) {
+            for c in children { try self.render(c, parentStyle: style) }
+        }
+    }
+
+    /// The element's transform, clip, opacity and blend mode around `content`.
+    func renderGroup(_ node: SVGNode, style: SVGStyle, content: () throws -> Void) throws {
+        guard let transform = parseTransform(node.declared["transform"] ?? node.attributes["transform"]) else { return }
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        if node !== doc.root {
+            if transform != .identity, let origin = transformOrigin(node) {
+                ctx.translateBy(x: origin.x, y: origin.y)
+                ctx.concatenate(transform)
+                ctx.translateBy(x: -origin.x, y: -origin.y)
+            } else {
+                ctx.concatenate(transform)
+            }
+        }
+        guard ctx.ctm.isInvertible else { return }
+        var multiClip: [(Path, FillRule)]?
+        if let clip = node.declared["clip-path"], clip != "none" {
+            guard let shapes = try clipShapes(clip, for: node, style: style) else { return }
+            if shapes.count == 1 {
+                ctx.clip(to: shapes[0].0, using: shapes[0].1)
+            } else if shapes.isEmpty {
+                return
+            } else {
+                multiClip = shapes
+            }
+        }
+        var opacity = 1.0
+        if let o = node.declared["opacity"], let l = SVGLength.parse(o) {
+            opacity = min(1, max(0, l.unit == "%" ? l.value / 100 : l.value))
+        }
+        if opacity == 0 { return }
+        let blend = node.declared["mix-blend-mode"].flatMap(blendMode)
+        let needsLayer = opacity < 1 || (blend != nil && blend != .normal) || node.declared["isolation"] == "isolate"
+        if multiClip != nil {
+            ctx.beginTransparencyLayer()
+        }
+        if needsLayer {
+            ctx.setAlpha(opacity)
+            if let blend { ctx.setBlendMode(blend) }
+            ctx.beginTransparencyLayer()
+        }
+        try content()
+        if needsLayer { ctx.endTransparencyLayer() }
+        if let multiClip {
+            // Keep the content only inside the union of the clip shapes: a layer that is opaque
+            // everywhere except the union cuts the content away with destination-out.
+            ctx.setBlendMode(.destinationOut)
+            ctx.beginTransparencyLayer()
+            let black = Color(red: 0, green: 0, blue: 0)
+            ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: black), GradientStop(offset: 1, color: black)],
+                                   start: .zero, end: Point(1, 0))
+            ctx.setBlendMode(.destinationOut)
+            ctx.setFillColor(black)
+            for (p, r) in multiClip { ctx.fill(p, using: r) }
+            ctx.endTransparencyLayer()
+            ctx.endTransparencyLayer()
+        }
+    }
+
+    /// `transform-origin`: one or two keywords, lengths or percentages (of the viewport).
+    func transformOrigin(_ node: SVGNode) -> Point? {
+        guard let v = node.declared["transform-origin"] else { return nil }
+        let words = v.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        var x = SVGLength(value: 50, unit: "%"), y = SVGLength(value: 50, unit: "%")
+        var xSet = false
+        for (i, w) in words.prefix(2).enumerated() {
+            switch w {
+            case "left": x = SVGLength(value: 0, unit: "%"); xSet = true
+            case "right": x = SVGLength(value: 100, unit: "%"); xSet = true
+            case "top": y = SVGLength(value: 0, unit: "%")
+            case "bottom": y = SVGLength(value: 100, unit: "%")
+            case "center": if i == 0 { xSet = true }
+            default:
+                guard let l = SVGLength.parse(w) else { return nil }
+                if i == 0 && !xSet { x = l; xSet = true } else { y = l }
+            }
+        }
+        return Point(resolve(x, axis: "x"), resolve(y, axis: "y"))
+    }
+
+    func blendMode(_ s: String) -> BlendMode? {
+        switch s {
+        case "normal": return .normal
+        case "multiply": return .multiply
+        case "screen": return .screen
+        case "overlay": return .overlay
+        case "darken": return .darken
+        case "lighten": return .lighten
+        case "color-dodge": return .colorDodge
+        case "color-burn": return .colorBurn
+        case "hard-light": return .hardLight
+        case "soft-light": return .softLight
+        case "difference": return .difference
+        case "exclusion": return .exclusion
+        case "hue": return .hue
+        case "saturation": return .saturation
+        case "color": return .color
+        case "luminosity": return .luminosity
+        default: return nil
+        }
+    }
+
+    /// A nested `svg` or a `symbol`: a new viewport at x, y with width and height (the `use`'s
+    /// when given), clipped unless `overflow` is visible, the viewBox mapped into it.
+    func renderViewport(_ node: SVGNode, style: SVGStyle, content: SVGNode, useSize: (Double?, Double?)?) throws {
+        let x = length(node, "x", axis: "x"), y = length(node, "y", axis: "y")
+        var w = length(node, "width", axis: "x", viewport.width)
+        var h = length(node, "height", axis: "y", viewport.height)
+        if let uw = useSize?.0 { w = uw }
+        if let uh = useSize?.1 { h = uh }
+        guard w > 0, h > 0 else { return }
+        let saved = viewport
+        defer { viewport = saved }
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        let overflow = node.declared["overflow"] ?? "hidden"
+        if overflow == "hidden" || overflow == "scroll" {
+            ctx.clip(to: Path(rect: Rect(x: x, y: y, width: w, height: h)))
+        }
+        ctx.translateBy(x: x, y: y)
+        if let vb = Self.viewBox(content) {
+            ctx.concatenate(Self.viewBoxTransform(vb, Size(width: w, height: h), content.attributes["preserveAspectRatio"]))
+            viewport = vb.size
+        } else {
+            viewport = Size(width: w, height: h)
+        }
+        for c in content.children { try render(c, parentStyle: style) }
+    }
+
+    func reference(_ href: String?) -> SVGNode? {
+        guard let href, href.hasPrefix("#") else { return nil }
+        return doc.ids[String(href.dropFirst())]
+    }
+
+    func renderUse(_ node: SVGNode, style: SVGStyle) throws {
+        guard let target = reference(node.href) else { return }
+        let key = ObjectIdentifier(node)
+        guard !activeUses.contains(key) else {
+            throw SVGError(element: node.label, message: "refers to itself through \(target.label) (a use cycle)")
+        }
+        // A use that contains (or is) its target is a cycle too.
+        var p: SVGNode? = node
+        while let q = p { if q === target { throw SVGError(element: node.label, message: "refers to its own ancestor \(target.label) (a use cycle)") }; p = q.parent }
+        useCount += 1
+        guard useCount <= doc.limits.maxUseInstances else {
+            throw SVGError(element: node.label, message: "more than \(doc.limits.maxUseInstances) use instantiations (use fan-out)")
+        }
+        activeUses.insert(key)
+        defer { activeUses.remove(key) }
+        try renderGroup(node, style: style) {
+            let x = self.length(node, "x", axis: "x"), y = self.length(node, "y", axis: "y")
+            self.ctx.translateBy(x: x, y: y)
+            let uw = SVGLength.parse(node.attributes["width"]).map { self.resolve($0, axis: "x") }
+            let uh = SVGLength.parse(node.attributes["height"]).map { self.resolve($0, axis: "y") }
+            if target.name == "symbol" {
+                let tstyle = style.computed(for: target)
+                if target.declared["display"] == "none" { return }
+                try self.renderGroup(target, style: tstyle) {
+                    try self.renderViewport(target, style: tstyle, content: target, useSize: (uw, uh))
+                }
+            } else if target.name == "svg" {
+                let tstyle = style.computed(for: target)
+                if target.declared["display"] == "none" { return }
+                try self.renderGroup(target, style: tstyle) {
+                    try self.renderViewport(target, style: tstyle, content: target, useSize: (uw, uh))
+                }
+            } else {
+                try self.render(target, parentStyle: style)
+            }
+        }
+    }
+
+    // MARK: Shapes
+
+    func shapePath(_ node: SVGNode, style: SVGStyle) throws -> Path? {
+        var path = Path()
+        let a = node.attributes
+        switch node.name {
+        case "rect":
+            let x = length(node, "x", axis: "x"), y = length(node, "y", axis: "y")
+            let w = length(node, "width", axis: "x"), h = length(node, "height", axis: "y")
+            guard w > 0, h > 0 else { return nil }
+            var rx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }
+            var ry = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }
+            if let v = rx, v < 0 { rx = nil }
+            if let v = ry, v < 0 { ry = nil }
+            if rx == nil { rx = ry }
+            if ry == nil { ry = rx }
+            let rxv = min(rx ?? 0, w / 2), ryv = min(ry ?? 0, h / 2)
+            if rxv > 0, ryv > 0 {
+                // Four elliptical corners as arcs.
+                path.move(to: Point(x + rxv, y))
+                path.addLine(to: Point(x + w - rxv, y))
+                path.addEllipticalArc(to: Point(x + w, y + ryv), radiusX: rxv, radiusY: ryv, xAxisRotation: 0, largeArc: false, sweep: true)
+                path.addLine(to: Point(x + w, y + h - ryv))
+                path.addEllipticalArc(to: Point(x + w - rxv, y + h), radiusX: rxv, radiusY: ryv, xAxisRotation: 0, largeArc: false, sweep: true)
+                path.addLine(to: Point(x + rxv, y + h))
+                path.addEllipticalArc(to: Point(x, y + h - ryv), radiusX: rxv, radiusY: ryv, xAxisRotation: 0, largeArc: false, sweep: true)
+                path.addLine(to: Point(x, y + ryv))
+                path.addEllipticalArc(to: Point(x + rxv, y), radiusX: rxv, radiusY: ryv, xAxisRotation: 0, largeArc: false, sweep: true)
+                path.closeSubpath()
+            } else {
+                path.addRect(Rect(x: x, y: y, width: w, height: h))
+            }
+        case "circle", "ellipse":
+            let cx = length(node, "cx", axis: "x"), cy = length(node, "cy", axis: "y")
+            var rx: Double, ry: Double
+            if node.name == "circle" {
+                rx = length(node, "r", axis: "d"); ry = rx
+            } else {
+                let lx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }.flatMap { $0 >= 0 ? $0 : nil }
+                let ly = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }.flatMap { $0 >= 0 ? $0 : nil }
+                rx = lx ?? ly ?? 0; ry = ly ?? lx ?? 0
+                if a["rx"] == "auto" { rx = ry }
+                if a["ry"] == "auto" { ry = rx }
+            }
+            guard rx > 0, ry > 0 else { return nil }
+            path.move(to: Point(cx + rx, cy))
+            path.addEllipticalArc(to: Point(cx, cy + ry), radiusX: rx, radiusY: ry, xAxisRotation: 0, largeArc: false, sweep: true)
+            path.addEllipticalArc(to: Point(cx - rx, cy), radiusX: rx, radiusY: ry, xAxisRotation: 0, largeArc: false, sweep: true)
+            path.addEllipticalArc(to: Point(cx, cy - ry), radiusX: rx, radiusY: ry, xAxisRotation: 0, largeArc: false, sweep: true)
+            path.addEllipticalArc(to: Point(cx + rx, cy), radiusX: rx, radiusY: ry, xAxisRotation: 0, largeArc: false, sweep: true)
+            path.closeSubpath()
+        case "line":
+            path.move(to: Point(length(node, "x1", axis: "x"), length(node, "y1", axis: "y")))
+            path.addLine(to: Point(length(node, "x2", axis: "x"), length(node, "y2", axis: "y")))
+        case "polyline", "polygon":
+            var n = parseNumberList(a["points"] ?? "")
+            if n.count % 2 == 1 { n.removeLast() }
+            guard n.count >= 4 else { return nil }
+            try count(n.count / 2, node)
+            path.move(to: Point(n[0], n[1]))
+            for i in stride(from: 2, to: n.count, by: 2) { path.addLine(to: Point(n[i], n[i + 1])) }
+            if node.name == "polygon" { path.closeSubpath() }
+        default: // path
+            guard let d = a["d"] else { return nil }
+            guard d.utf8.count <= doc.limits.maxPathElements * 2 else {
+                throw SVGError(element: node.label, message: "path data of \(d.utf8.count) bytes is over the limit of \(doc.limits.maxPathElements) commands")
+            }
+            path = Path.parsingSVGPathDataPrefix(d).path
+            try count(path.elements.count, node)
+        }
+        return path
+    }
+
+    func count(_ n: Int, _ node: SVGNode) throws {
+        guard n <= doc.limits.maxPathElements else {
+            throw SVGError(element: node.label, message: "\(n) path commands, over the limit of \(doc.limits.maxPathElements)")
+        }
+        pathElements += n
+        guard pathElements <= doc.limits.maxTotalPathElements else {
+            throw SVGError(element: node.label, message: "the document's paths exceed \(doc.limits.maxTotalPathElements) commands in all")
+        }
+    }
+
+    static func bounds(_ path: Path) -> Rect? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for sub in path.flattened(transform: .identity, tolerance: 0.01) {
+            for p in sub.points {
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    func drawShape(_ node: SVGNode, path: Path, style: SVGStyle) throws {
+        guard style.visible else { return }
+        let bbox = Self.bounds(path)
+        if style.strokeFirst {
+            try stroke(node, path, style, bbox)
+            try fill(node, path, style, bbox)
+        } else {
+            try fill(node, path, style, bbox)
+            try stroke(node, path, style, bbox)
+        }
+    }
+
+    func resolvedColor(_ c: Color, _ opacity: Double) -> Color {
+        var c = c; c.alpha *= opacity; return c
+    }
+
+    func fill(_ node: SVGNode, _ path: Path, _ style: SVGStyle, _ bbox: Rect?) throws {
+        let isLine = node.name == "line"
+        if isLine { return }
+        switch style.fill {
+        case .none: return
+        case .color(let c):
+            ctx.setFillColor(resolvedColor(c, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
+        case .currentColor:
+            ctx.setFillColor(resolvedColor(style.color, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
+        case .server(let id, let fallback):
+            if let server = doc.ids[id], server.name == "linearGradient" || server.name == "radialGradient" {
+                ctx.saveGState()
+                defer { ctx.restoreGState() }
+                ctx.clip(to: path, using: style.fillRule)
+                drawGradient(server, bbox: bbox, opacity: style.fillOpacity, style: style)
+            } else if let server = doc.ids[id], server.name == "pattern" {
+                ctx.saveGState()
+                defer { ctx.restoreGState() }
+                ctx.clip(to: path, using: style.fillRule)
+                try drawPattern(server, bbox: bbox, reach: 0, opacity: style.fillOpacity)
+            } else if let fallback {
+                switch fallback {
+                case .none: return
+                case .color(let c): ctx.setFillColor(resolvedColor(c, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
+                case .currentColor: ctx.setFillColor(resolvedColor(style.color, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
+                }
+            }
+        }
+    }
+
+    func applyStrokeStyle(_ style: SVGStyle) -> Bool {
+        let w = resolve(style.strokeWidth, axis: "d", fontSize: style.fontSize)
+        guard w > 0 else { return false }
+        ctx.setLineWidth(w)
+        ctx.setLineCap(style.cap)
+        ctx.setLineJoin(style.join)
+        ctx.setMiterLimit(style.miterLimit)
+        var dashes = style.dashArray.map { resolve($0, axis: "d", fontSize: style.fontSize) }
+        if dashes.count % 2 == 1 { dashes += dashes }
+        if dashes.isEmpty || dashes.reduce(0, +) <= 0 {
+            ctx.setLineDash(phase: 0, lengths: [])
+        } else {
+            ctx.setLineDash(phase: resolve(style.dashOffset, axis: "d", fontSize: style.fontSize), lengths: dashes)
+        }
+        return true
+    }
+
+    func stroke(_ node: SVGNode, _ path: Path, _ style: SVGStyle, _ bbox: Rect?) throws {
+        var color: Color?
+        var server: SVGNode?
+        switch style.stroke {
+        case .none: return
+        case .color(let c): color = c
+        case .currentColor: color = style.color
+        case .server(let id, let fallback):
+            if let s = doc.ids[id], s.name == "linearGradient" || s.name == "radialGradient" || s.name == "pattern" { server = s } else if let fallback {
+                switch fallback {
+                case .none: return
+                case .color(let c): color = c
+                case .currentColor: color = style.color
+                }
+            } else { return }
+        }
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        guard applyStrokeStyle(style) else { return }
+        if let color {
+            ctx.setStrokeColor(resolvedColor(color, style.strokeOpacity))
+            ctx.stroke(path)
+        } else if let server, server.name == "pattern" {
+            // The pattern in a layer, cut to the stroke's coverage with destination-out of a
+            // layer that is opaque everywhere but the stroke.
+            let black = Color(red: 0, green: 0, blue: 0)
+            ctx.setAlpha(style.strokeOpacity)
+            ctx.beginTransparencyLayer()
+            try drawPattern(server, bbox: bbox, reach: ctx.state.strokeStyle.width * max(1, style.miterLimit), opacity: 1)
+            ctx.setBlendMode(.destinationOut)
+            ctx.beginTransparencyLayer()
+            ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: black), GradientStop(offset: 1, color: black)],
+                                   start: .zero, end: Point(1, 0))
+            ctx.setBlendMode(.destinationOut)
+            ctx.setStrokeColor(black)
+            ctx.stroke(path)
+            ctx.endTransparencyLayer()
+            ctx.endTransparencyLayer()
+        } else if let server {
+            // The stroke's coverage in a layer, painted with the gradient through source-in.
+            ctx.setAlpha(style.strokeOpacity)
+            ctx.beginTransparencyLayer()
+            ctx.setStrokeColor(Color(red: 0, green: 0, blue: 0))
+            ctx.stroke(path)
+            ctx.setBlendMode(.sourceIn)
+            drawGradient(server, bbox: bbox, opacity: 1, style: style)
+            ctx.endTransparencyLayer()
+        }
+    }
+
+    // MARK: Gradients
+
+    /// The attribute along the `href` chain of gradients.
+    func gradientAttribute(_ node: SVGNode, _ name: String) -> String? {
+        var n: SVGNode? = node
+        var seen = 0
+        while let g = n, seen < 32 {
+            if let v = g.attributes[name] { return v }
+            n = reference(g.href).flatMap { $0.name.hasSuffix("Gradient") ? $0 : nil }
+            seen += 1
+        }
+        return nil
+    }
+
+    func gradientStops(_ node: SVGNode) -> [GradientStop] {
+        var n: SVGNode? = node
+        var seen = 0
+        while let g = n, seen < 32 {
+            let stops = g.children.filter { $0.name == "stop" }
+            if !stops.isEmpty {
+                var out: [GradientStop] = []
+                var last = 0.0
+                let parentStyle = SVGStyle().computed(for: g)
+                for s in stops {
+                    var offset = 0.0
+                    if let l = SVGLength.parse(s.attributes["offset"]) {
+                        offset = l.unit == "%" ? l.value / 100 : l.value
+                    }
+                    offset = min(1, max(last, min(1, max(0, offset))))
+                    last = offset
+                    let st = parentStyle.computed(for: s)
+                    var color = Color(red: 0, green: 0, blue: 0)
+                    if let v = s.declared["stop-color"] {
+                        if v.lowercased() == "currentcolor" { color = st.color } else if let c = parseColor(v) { color = c }
+                    }
+                    var opacity = 1.0
+                    if let v = s.declared["stop-opacity"], let l = SVGLength.parse(v) {
+                        opacity = min(1, max(0, l.unit == "%" ? l.value / 100 : l.value))
+                    }
+                    color.alpha *= opacity
+                    out.append(GradientStop(offset: offset, color: color))
+                }
+                return out
+            }
+            n = reference(g.href).flatMap { $0.name.hasSuffix("Gradient") ? $0 : nil }
+            seen += 1
+        }
+        return []
+    }
+
+    /// Draws the gradient over the clip in force (the shape's), with `opacity`.
+    func drawGradient(_ node: SVGNode, bbox: Rect?, opacity: Double, style: SVGStyle) {
+        let stops = gradientStops(node)
+        guard !stops.isEmpty else { return }
+        if stops.count == 1 {
+            let c = resolvedColor(stops[0].color, opacity)
+            ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: c), GradientStop(offset: 1, color: c)], start: .zero, end: Point(1, 0))
+            return
+        }
+        let objectBox = gradientAttribute(node, "gradientUnits") != "userSpaceOnUse"
+        if objectBox {
+            guard let b = bbox, b.width > 0, b.height > 0 else { return }
+            ctx.concatenate(AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY))
+        }
+        if let t = parseTransform(gradientAttribute(node, "gradientTransform")) { ctx.concatenate(t) }
+        guard ctx.ctm.isInvertible else { return }
+        func coord(_ name: String, _ def: String, _ axis: Character) -> Double {
+            let l = SVGLength.parse(gradientAttribute(node, name)) ?? SVGLength.parse(def)!
+            if objectBox { return l.unit == "%" ? l.value / 100 : l.resolve(percentOf: 1) }
+            return resolve(l, axis: axis, fontSize: style.fontSize)
+        }
+        let colored = Self.unpremultipliedInterpolation(stops.map { GradientStop(offset: $0.offset, color: resolvedColor($0.color, opacity)) })
+        let spread = gradientAttribute(node, "spreadMethod") ?? "pad"
+        if node.name == "linearGradient" {
+            let p1 = Point(coord("x1", "0%", "x"), coord("y1", "0%", "y"))
+            let p2 = Point(coord("x2", "100%", "x"), coord("y2", "0%", "y"))
+            if p1 == p2 {
+                let c = colored.last!.color
+                ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: c), GradientStop(offset: 1, color: c)], start: .zero, end: Point(1, 0))
+                return
+            }
+            if spread == "reflect" || spread == "repeat", let (stops2, a, b) = repeatedLinear(colored, p1, p2, reflect: spread == "reflect") {
+                ctx.drawLinearGradient(stops: stops2, start: a, end: b)
+            } else {
+                ctx.drawLinearGradient(stops: colored, start: p1, end: p2)
+            }
+        } else {
+            let cx = coord("cx", "50%", "x"), cy = coord("cy", "50%", "y"), r = coord("r", "50%", "d")
+            let fx = gradientAttribute(node, "fx") != nil ? coord("fx", "50%", "x") : cx
+            let fy = gradientAttribute(node, "fy") != nil ? coord("fy", "50%", "y") : cy
+            let fr = coord("fr", "0%", "d")
+            guard r > 0 else {
+                let c = colored.last!.color
+                ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: c), GradientStop(offset: 1, color: c)], start: .zero, end: Point(1, 0))
+                return
+            }
+            ctx.drawRadialGradient(stops: colored, startCenter: Point(fx, fy), startRadius: max(0, fr), endCenter: Point(cx, cy), endRadius: r)
+        }
+    }
+
+    /// SVG interpolates gradient colours unpremultiplied; the context interpolates premultiplied.
+    /// Between two stops whose alphas differ, intermediate stops (16 a segment) computed
+    /// unpremultiplied make the context's interpolation follow SVG's within a level or two.
+    static func unpremultipliedInterpolation(_ stops: [GradientStop]) -> [GradientStop] {
+        guard stops.count > 1 else { return stops }
+        var out: [GradientStop] = [stops[0]]
+        for k in 1..<stops.count {
+            let a = stops[k - 1], b = stops[k]
+            if a.color.alpha != b.color.alpha, b.offset > a.offset {
+                for i in 1..<16 {
+                    let t = Double(i) / 16
+                    let c = Color(red: a.color.red + (b.color.red - a.color.red) * t,
+                                  green: a.color.green + (b.color.green - a.color.green) * t,
+                                  blue: a.color.blue + (b.color.blue - a.color.blue) * t,
+                                  alpha: a.color.alpha + (b.color.alpha - a.color.alpha) * t)
+                    out.append(GradientStop(offset: a.offset + (b.offset - a.offset) * t, color: c))
+                }
+            }
+            out.append(b)
+        }
+        return out
+    }
+
+    /// reflect and repeat for linear gradients: the stops repeated over the span of t that the
+    /// clip's device bounds can reach, drawn as one padded gradient.
+    func repeatedLinear(_ stops: [GradientStop], _ p1: Point, _ p2: Point, reflect: Bool) -> ([GradientStop], Point, Point)? {
+        guard let inv = ctx.ctm.inverted() else { return nil }
+        // Device corners of the canvas, in gradient space.
+        let w = Double(ctx.pixelWidth), h = Double(ctx.pixelHeight)
+        let d = p2 - p1
+        let len2 = d.x * d.x + d.y * d.y
+        guard len2 > 0 else { return nil }
+        var tMin = Double.infinity, tMax = -Double.infinity
+        for c in [Point(0, 0), Point(w, 0), Point(0, h), Point(w, h)] {
+            let p = inv.apply(c)
+            let t = ((p.x - p1.x) * d.x + (p.y - p1.y) * d.y) / len2
+            tMin = min(tMin, t); tMax = max(tMax, t)
+        }
+        guard tMin.isFinite, tMax.isFinite else { return nil }
+        let k0 = Int(floor(max(-500, tMin))), k1 = Int(ceil(min(500, tMax)))
+        guard k1 > k0 else { return nil }
+        let span = Double(k1 - k0)
+        var out: [GradientStop] = []
+        for k in k0..<k1 {
+            let flipped = reflect && (k % 2 != 0)
+            let seq = flipped ? stops.reversed().map { GradientStop(offset: 1 - $0.offset, color: $0.color) } : stops
+            for s in seq { out.append(GradientStop(offset: (Double(k - k0) + s.offset) / span, color: s.color)) }
+        }
+        let a = p1 + d * Double(k0), b = p1 + d * Double(k1)
+        return (out, a, b)
+    }
+
+    // MARK: Clip paths
+
+    /// The clip's shapes in the current user space, or nil when the reference is invalid (the
+    /// element is then not rendered).
+    func clipShapes(_ value: String, for node: SVGNode, style: SVGStyle) throws -> [(Path, FillRule)]? {
+        guard value.hasPrefix("url("), let close = value.firstIndex(of: ")") else { return nil }
+        var ref = String(value[value.index(value.startIndex, offsetBy: 4)..<close]).trimmingCharacters()
+        if ref.count >= 2, ref.first == "'" || ref.first == "\"" { ref = String(ref.dropFirst().dropLast()) }
+        guard ref.hasPrefix("#"), let clip = doc.ids[String(ref.dropFirst())], clip.name == "clipPath" else { return nil }
+        // A clip that reaches itself through clip-path references is invalid: nothing is drawn.
+        let key = ObjectIdentifier(clip)
+        guard !activeClips.contains(key) else { return nil }
+        activeClips.insert(key)
+        defer { activeClips.remove(key) }
+        guard var base = parseTransform(clip.attributes["transform"]) else { return nil }
+        if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
+            guard let b = try elementBounds(node, style: style), b.width > 0, b.height > 0 else { return [] }
+            base = AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY).concatenating(base)
+        }
+        // A clip-path on the clipPath itself: intersected as a context clip.
+        if let inner = clip.declared["clip-path"], inner != "none", inner != value {
+            guard let shapes = try clipShapes(inner, for: node, style: style) else { return nil }
+            if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
+        }
+        let clipStyle = SVGStyle().computed(for: clip)
+        var out: [(Path, FillRule)] = []
+        for child in clip.children {
+            var element = child
+            var t = parseTransform(child.attributes["transform"]) ?? .identity
+            var st = clipStyle.computed(for: child)
+            if child.declared["display"] == "none" { continue }
+            if child.name == "use", let target = reference(child.href), target.name != "use" {
+                t = AffineTransform(translationX: length(child, "x", axis: "x"), y: length(child, "y", axis: "y")).concatenating(t)
+                t = (parseTransform(target.attributes["transform"]) ?? .identity).concatenating(t)
+                st = st.computed(for: target)
+                if target.declared["display"] == "none" { continue }
+                element = target
+            }
+            guard st.visible, let p = try shapePath(element, style: st), !p.isEmpty else { continue }
+            out.append((p.applying(t.concatenating(base)), st.clipRule))
+        }
+        return out
+    }
+
+    /// The object bounding box of an element (shapes, groups, use), in its user space.
+    func elementBounds(_ node: SVGNode, style: SVGStyle) throws -> Rect? {
+        switch node.name {
+        case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
+            return try shapePath(node, style: style).flatMap(Self.bounds)
+        case "g", "svg", "a", "switch":
+            var r: Rect?
+            for c in node.children {
+                guard let b = try elementBounds(c, style: style.computed(for: c)) else { continue }
+                let t = parseTransform(c.attributes["transform"]) ?? .identity
+                let tb = t.apply(b)
+                r = r.map { union($0, tb) } ?? tb
+            }
+            return r
+        case "use":
+            guard let target = reference(node.href), target.name != "use" else { return nil }
+            guard let b = try elementBounds(target, style: style.computed(for: target)) else { return nil }
+            let t = (parseTransform(target.attributes["transform"]) ?? .identity)
+                .concatenating(AffineTransform(translationX: length(node, "x", axis: "x"), y: length(node, "y", axis: "y")))
+            return t.apply(b)
+        case "image":
+            return Rect(x: length(node, "x", axis: "x"), y: length(node, "y", axis: "y"),
+                        width: length(node, "width", axis: "x"), height: length(node, "height", axis: "y"))
+        default: return nil
+        }
+    }
+
+    func union(_ a: Rect, _ b: Rect) -> Rect {
+        let x0 = min(a.minX, b.minX), y0 = min(a.minY, b.minY)
+        return Rect(x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+    }
+}
