@@ -1,0 +1,83 @@
+// SVGRenderer's clip paths: the shapes of a clipPath (with its units,
+// transforms and clip-rule) and the element bounds objectBoundingBox needs.
+
+import Foundation
+import PenumbraCore
+
+extension SVGRenderer {
+    // MARK: Clip paths
+
+    /// The clip's shapes in the current user space, or nil when the reference is invalid (the
+    /// element is then not rendered).
+    func clipShapes(_ value: String, for node: SVGNode, style: SVGStyle) throws -> [(Path, FillRule)]? {
+        guard value.hasPrefix("url("), let close = value.firstIndex(of: ")") else { return nil }
+        var ref = String(value[value.index(value.startIndex, offsetBy: 4)..<close]).trimmingCharacters()
+        if ref.count >= 2, ref.first == "'" || ref.first == "\"" { ref = String(ref.dropFirst().dropLast()) }
+        guard ref.hasPrefix("#"), let clip = doc.ids[String(ref.dropFirst())], clip.name == "clipPath" else { return nil }
+        // A clip that reaches itself through clip-path references is invalid: nothing is drawn.
+        let key = ObjectIdentifier(clip)
+        guard !activeClips.contains(key) else { return nil }
+        activeClips.insert(key)
+        defer { activeClips.remove(key) }
+        guard var base = parseTransform(clip.attributes["transform"]) else { return nil }
+        if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
+            guard let b = try elementBounds(node, style: style), b.width > 0, b.height > 0 else { return [] }
+            base = AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY).concatenating(base)
+        }
+        // A clip-path on the clipPath itself: intersected as a context clip.
+        if let inner = clip.declared["clip-path"], inner != "none", inner != value {
+            guard let shapes = try clipShapes(inner, for: node, style: style) else { return nil }
+            if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
+        }
+        let clipStyle = SVGStyle().computed(for: clip)
+        var out: [(Path, FillRule)] = []
+        for child in clip.children {
+            var element = child
+            var t = parseTransform(child.attributes["transform"]) ?? .identity
+            var st = clipStyle.computed(for: child)
+            if child.declared["display"] == "none" { continue }
+            if child.name == "use", let target = reference(child.href), target.name != "use" {
+                t = AffineTransform(translationX: length(child, "x", axis: "x"), y: length(child, "y", axis: "y")).concatenating(t)
+                t = (parseTransform(target.attributes["transform"]) ?? .identity).concatenating(t)
+                st = st.computed(for: target)
+                if target.declared["display"] == "none" { continue }
+                element = target
+            }
+            guard st.visible, let p = try shapePath(element, style: st), !p.isEmpty else { continue }
+            out.append((p.applying(t.concatenating(base)), st.clipRule))
+        }
+        return out
+    }
+
+    /// The object bounding box of an element (shapes, groups, use), in its user space.
+    func elementBounds(_ node: SVGNode, style: SVGStyle) throws -> Rect? {
+        switch node.name {
+        case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
+            return try shapePath(node, style: style).flatMap(Self.bounds)
+        case "g", "svg", "a", "switch":
+            var r: Rect?
+            for c in node.children {
+                guard let b = try elementBounds(c, style: style.computed(for: c)) else { continue }
+                let t = parseTransform(c.attributes["transform"]) ?? .identity
+                let tb = t.apply(b)
+                r = r.map { union($0, tb) } ?? tb
+            }
+            return r
+        case "use":
+            guard let target = reference(node.href), target.name != "use" else { return nil }
+            guard let b = try elementBounds(target, style: style.computed(for: target)) else { return nil }
+            let t = (parseTransform(target.attributes["transform"]) ?? .identity)
+                .concatenating(AffineTransform(translationX: length(node, "x", axis: "x"), y: length(node, "y", axis: "y")))
+            return t.apply(b)
+        case "image":
+            return Rect(x: length(node, "x", axis: "x"), y: length(node, "y", axis: "y"),
+                        width: length(node, "width", axis: "x"), height: length(node, "height", axis: "y"))
+        default: return nil
+        }
+    }
+
+    func union(_ a: Rect, _ b: Rect) -> Rect {
+        let x0 = min(a.minX, b.minX), y0 = min(a.minY, b.minY)
+        return Rect(x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+    }
+}
