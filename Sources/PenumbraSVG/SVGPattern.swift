@@ -7,14 +7,7 @@ import PenumbraCore
 extension SVGRenderer {
     /// The attribute along the `href` chain of patterns.
     func patternAttribute(_ node: SVGNode, _ name: String) -> String? {
-        var n: SVGNode? = node
-        var seen = 0
-        while let p = n, seen < 32 {
-            if let v = p.attributes[name] { return v }
-            n = reference(p.href).flatMap { $0.name == "pattern" ? $0 : nil }
-            seen += 1
-        }
-        return nil
+        inheritedAttribute(node, name) { $0.name == "pattern" }
     }
 
     func patternContent(_ node: SVGNode) -> SVGNode? {

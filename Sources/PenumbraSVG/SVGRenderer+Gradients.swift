@@ -10,11 +10,17 @@ extension SVGRenderer {
 
     /// The attribute along the `href` chain of gradients.
     func gradientAttribute(_ node: SVGNode, _ name: String) -> String? {
+        inheritedAttribute(node, name) { $0.name.hasSuffix("Gradient") }
+    }
+
+    /// The attribute on `node` or, when it has none, on the element its `href` names, and so on
+    /// through elements of the same kind (`sameKind`), at most 32 links.
+    func inheritedAttribute(_ node: SVGNode, _ name: String, sameKind: (SVGNode) -> Bool) -> String? {
         var n: SVGNode? = node
         var seen = 0
-        while let g = n, seen < 32 {
-            if let v = g.attributes[name] { return v }
-            n = reference(g.href).flatMap { $0.name.hasSuffix("Gradient") ? $0 : nil }
+        while let current = n, seen < 32 {
+            if let v = current.attributes[name] { return v }
+            n = reference(current.href).flatMap { sameKind($0) ? $0 : nil }
             seen += 1
         }
         return nil
