@@ -134,7 +134,7 @@ package enum DifferenceImageTool {
         let reference = ImageFile.bitmap(fromPNG: [UInt8](try Data(contentsOf: URL(fileURLWithPath: referencePath))))
         let failed = ImageFile.bitmap(fromPNG: [UInt8](try Data(contentsOf: URL(fileURLWithPath: failedPath))))
         let path = path(besideFailed: failedPath)
-        try Data(ImageFile.png(DifferenceImage.make(reference: reference, actual: failed))).write(to: URL(fileURLWithPath: path))
+        try Data(ImageFile.png(ImageDifference.amplifiedDifference(reference, failed))).write(to: URL(fileURLWithPath: path))
         return path
     }
 }

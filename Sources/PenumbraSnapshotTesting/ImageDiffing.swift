@@ -29,7 +29,7 @@ extension Diffing where Value == Image {
                 let comparison = ImageComparison(reference: reference.bitmap, actual: actual.bitmap,
                                                  precision: precision, perPixelTolerance: perPixelTolerance)
                 guard !comparison.matches else { return nil }
-                let difference = DifferenceImage.make(reference: reference.bitmap, actual: actual.bitmap)
+                let difference = ImageDifference.amplifiedDifference(reference.bitmap, actual.bitmap)
                 return (comparison.failureMessage(precision: precision, perPixelTolerance: perPixelTolerance),
                         [.data(Data(ImageFile.png(difference)), name: "difference.png")])
             })

@@ -53,9 +53,8 @@ enum GPUTestSupport {
             try? FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             try? Data(PNGCodec.encode(cpu)).write(to: output.appendingPathComponent("\(name)-cpu.png"))
             try? Data(PNGCodec.encode(out)).write(to: output.appendingPathComponent("\(name)-gpu.png"))
-            if let d = ImageDifference.amplifiedDifference(cpu, out) {
-                try? Data(PNGCodec.encode(d)).write(to: output.appendingPathComponent("\(name)-diff.png"))
-            }
+            try? Data(PNGCodec.encode(ImageDifference.amplifiedDifference(cpu, out)))
+                .write(to: output.appendingPathComponent("\(name)-diff.png"))
         }
         return diff
     }

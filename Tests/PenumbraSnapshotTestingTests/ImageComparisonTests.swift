@@ -78,17 +78,17 @@ func solid(_ width: Int, _ height: Int, _ rgba: SIMD4<UInt8>) -> Bitmap {
         var b = a
         b[1, 0] = SIMD4(101, 100, 100, 255)  // red differs by 1
         b[2, 1] = SIMD4(100, 100, 100, 155)  // only alpha differs (by 100; colours as premultiplied bytes)
-        let diff = DifferenceImage.make(reference: a, actual: b)
+        let diff = ImageDifference.amplifiedDifference(a, b)
         #expect(diff.width == 3 && diff.height == 2)
         #expect(diff[0, 0] == SIMD4(0, 0, 0, 255))
         #expect(diff[1, 0] == SIMD4(64, 0, 0, 255))
-        let grey100 = DifferenceImage.amplify(100)
+        let grey100 = ImageDifference.amplified(100)
         #expect(diff[2, 1] == SIMD4(grey100, grey100, grey100, 255))
-        #expect(DifferenceImage.amplify(255) == 255 && DifferenceImage.amplify(0) == 0)
+        #expect(ImageDifference.amplified(255) == 255 && ImageDifference.amplified(0) == 0)
     }
 
     @Test func theDifferenceImageOfDifferentSizesIsMagentaOutsideTheOverlap() {
-        let diff = DifferenceImage.make(reference: solid(2, 2, grey), actual: solid(3, 1, grey))
+        let diff = ImageDifference.amplifiedDifference(solid(2, 2, grey), solid(3, 1, grey))
         #expect(diff.width == 3 && diff.height == 2)
         #expect(diff[0, 0] == SIMD4(0, 0, 0, 255))
         #expect(diff[2, 0] == SIMD4(255, 0, 255, 255))

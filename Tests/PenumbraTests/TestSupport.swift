@@ -72,9 +72,7 @@ enum TestSupport {
             let dir = output.appendingPathComponent("references")
             try writePNG(expected, to: dir.appendingPathComponent("\(name)-expected.png"))
             try writePNG(actual, to: dir.appendingPathComponent("\(name)-actual.png"))
-            if let d = ImageDifference.amplifiedDifference(expected, actual) {
-                try writePNG(d, to: dir.appendingPathComponent("\(name)-diff.png"))
-            }
+            try writePNG(ImageDifference.amplifiedDifference(expected, actual), to: dir.appendingPathComponent("\(name)-diff.png"))
             XCTFail("\(name) differs from its reference (\(diff.map(\.description) ?? "size \(expected.width)x\(expected.height) vs \(actual.width)x\(actual.height)")); see \(dir.path)",
                     file: file, line: line)
         }

@@ -10,8 +10,6 @@ import Penumbra
 
 /// Writes the report files into one folder.
 struct ParityReport {
-    /// How much the difference image amplifies each channel's difference.
-    static let amplification = 32
     let directory: String
 
     /// Creates the folder and its parents; failure ends the run with exit status 4.
@@ -27,8 +25,8 @@ struct ParityReport {
     /// Writes the scene's CPU and GPU renderings and, when their sizes match, the amplified difference.
     func writeImages(name: String, cpu: Bitmap, gpu: Bitmap) throws {
         var files = [("\(name)-cpu.png", cpu), ("\(name)-gpu.png", gpu)]
-        if let diff = ImageDifference.amplifiedDifference(cpu, gpu, amplification: Self.amplification) {
-            files.append(("\(name)-diff.png", diff))
+        if cpu.width == gpu.width, cpu.height == gpu.height {
+            files.append(("\(name)-diff.png", ImageDifference.amplifiedDifference(cpu, gpu)))
         }
         for (file, bitmap) in files {
             let png: [UInt8]
@@ -161,8 +159,8 @@ struct ParityPage {
             GPU renderer: <code>\(e(gpuRenderer))</code>.</p>
             <p class="meta">Parity contract: byte identity (every channel value of every pixel equal).</p>
             <p class="legend">Difference images show each channel’s absolute difference amplified \
-            \(ParityReport.amplification)× (a difference of 1 is dark grey, 8 or more is full brightness; an \
-            alpha difference shows in every colour); black means identical. Click an image for its full size.</p>
+            (a difference of 1 is dark grey, 64 of 255, and 255 full brightness; an alpha difference shows in \
+            every colour); black means identical. Click an image for its full size.</p>
             <p class="totals">\(passed) passed, \(failed) failed\(errors > 0 ? ", \(errors) could not be checked" : "").</p>
             <table>
             <thead><tr><th>Scene</th><th>Size (px)</th><th>Max difference</th><th>% values differing</th>\
@@ -205,7 +203,7 @@ struct ParityPage {
                 + figure("gpu", "GPU, \(v.candidateWidth)×\(v.candidateHeight)")
                 + "<figure><figcaption>No difference image: the sizes differ.</figcaption></figure>"
             : figure("cpu", "CPU (reference)") + figure("gpu", "GPU")
-                + figure("diff", "Difference ×\(ParityReport.amplification)", diff: true)
+                + figure("diff", "Difference, amplified", diff: true)
         let problems = v.problems.map { "<p class=\"problems\">\(e($0))</p>" }.joined()
         return "<section id=\"\(e(anchor))\"><h2>\(e(o.name)) \(verdict)</h2>"
             + "<p class=\"path\"><code>\(e(o.path))</code> · \(e(figures(v)))</p>\(problems)"

@@ -53,22 +53,31 @@ public struct ImageDifference: Hashable, Sendable, CustomStringConvertible {
               + "(\(String(format: "%.4f", fractionDiffering * 100))%) in \(pixelsDiffering) pixels differ"
     }
 
-    /// An image of the difference for people: each channel's absolute difference times
-    /// `amplification`, opaque, so that a difference of 1 is visible.
-    public static func amplifiedDifference(_ a: Bitmap, _ b: Bitmap, amplification: Int = 32) -> Bitmap? {
-        guard a.width == b.width, a.height == b.height else { return nil }
-        var out = Bitmap(width: a.width, height: a.height)
-        for i in stride(from: 0, to: a.pixels.count, by: 4) {
-            var alphaDiff = 0
-            for k in 0..<3 {
-                let d = abs(Int(a.pixels[i + k]) - Int(b.pixels[i + k]))
-                out.pixels[i + k] = UInt8(min(255, d * amplification))
+    /// An image of the difference for people, as large as both images together and opaque:
+    /// each colour channel is the absolute difference of the premultiplied bytes (or of alpha,
+    /// whichever is larger, so that an alpha-only change shows grey), amplified by
+    /// ``amplified(_:)`` so that a difference of 1 is plainly visible; magenta where only one
+    /// image has pixels (their sizes differ).
+    public static func amplifiedDifference(_ a: Bitmap, _ b: Bitmap) -> Bitmap {
+        let width = max(a.width, b.width), height = max(a.height, b.height)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = (y * width + x) * 4
+                guard x < a.width, y < a.height, x < b.width, y < b.height else {
+                    out[o] = 255; out[o + 1] = 0; out[o + 2] = 255; out[o + 3] = 255
+                    continue
+                }
+                let i = (y * a.width + x) * 4, k = (y * b.width + x) * 4
+                let alpha = abs(Int(a.pixels[i + 3]) - Int(b.pixels[k + 3]))
+                for c in 0..<3 { out[o + c] = amplified(max(alpha, abs(Int(a.pixels[i + c]) - Int(b.pixels[k + c])))) }
+                out[o + 3] = 255
             }
-            alphaDiff = abs(Int(a.pixels[i + 3]) - Int(b.pixels[i + 3]))
-            // Alpha differences show in every channel so that they are not lost.
-            for k in 0..<3 { out.pixels[i + k] = max(out.pixels[i + k], UInt8(min(255, alphaDiff * amplification))) }
-            out.pixels[i + 3] = 255
         }
-        return out
+        return Bitmap(width: width, height: height, pixels: out)
     }
+
+    /// How ``amplifiedDifference(_:_:)`` shows a difference `d` of 0...255: 0 stays black, any
+    /// other becomes 64 + d x 191 / 255 (1 shows as 64, 255 as 255).
+    public static func amplified(_ d: Int) -> UInt8 { d == 0 ? 0 : UInt8(64 + min(255, d) * 191 / 255) }
 }
