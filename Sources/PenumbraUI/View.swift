@@ -21,6 +21,13 @@ open class View: @unchecked Sendable {
         var center = Point(x: 0, y: 0)
         var bounds = Rect.zero
         var transform = AffineTransform.identity
+
+        /// Core's placement: a frame under the identity transform, else the centre and transform.
+        var placement: ViewPlacement {
+            guard transform.isIdentity else { return .center(center, transform: transform) }
+            return .frame(Rect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2,
+                               width: bounds.width, height: bounds.height))
+        }
     }
 
     struct State {
@@ -60,11 +67,7 @@ open class View: @unchecked Sendable {
     public var frame: Rect {
         get {
             let g = state.withLock { $0.geometry }
-            if g.transform.isIdentity {
-                return Rect(x: g.center.x - g.bounds.width / 2, y: g.center.y - g.bounds.height / 2,
-                            width: g.bounds.width, height: g.bounds.height)
-            }
-            return ViewNode(placement: .center(g.center, transform: g.transform), bounds: g.bounds).frame
+            return ViewNode(placement: g.placement, bounds: g.bounds).frame
         }
         set {
             let r = newValue.standardized
@@ -140,15 +143,7 @@ open class View: @unchecked Sendable {
     /// The direction the view lays out in: forced by ``semanticContentAttribute``, else the
     /// superview's, else left to right (a root drawn with a direction takes that one).
     public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
-        direction(inheriting: superview?.effectiveUserInterfaceLayoutDirection ?? .leftToRight)
-    }
-
-    func direction(inheriting inherited: LayoutDirection) -> LayoutDirection {
-        switch semanticContentAttribute {
-        case .unspecified: return inherited
-        case .forceLeftToRight: return .leftToRight
-        case .forceRightToLeft: return .rightToLeft
-        }
+        semanticContentAttribute.direction(inheriting: superview?.effectiveUserInterfaceLayoutDirection ?? .leftToRight)
     }
 
     // MARK: Hierarchy
@@ -253,12 +248,7 @@ open class View: @unchecked Sendable {
     /// The tree from this view down as Core's value form; `direction` is the superview's.
     func node(inheriting inherited: LayoutDirection) -> ViewNode {
         let s = state.withLock { $0 }
-        var node = ViewNode(placement: .center(s.geometry.center, transform: s.geometry.transform), bounds: s.geometry.bounds)
-        if s.geometry.transform.isIdentity {
-            node.placement = .frame(Rect(x: s.geometry.center.x - s.geometry.bounds.width / 2,
-                                         y: s.geometry.center.y - s.geometry.bounds.height / 2,
-                                         width: s.geometry.bounds.width, height: s.geometry.bounds.height))
-        }
+        var node = ViewNode(placement: s.geometry.placement, bounds: s.geometry.bounds)
         node.id = identity
         node.alpha = s.alpha
         node.isHidden = s.isHidden

@@ -64,12 +64,15 @@ public final class ViewRenderer {
             return Image(bitmap: bitmap, scale: scale)
         }
         guard let damage = ViewNode.damage(from: oldRoot, to: root, ctm: base, scale: scale) else { return unchanged() }
+        func grown(_ r: Rect, by d: Double) -> Rect { r.insetBy(dx: -d, dy: -d) }
+        // A change spreads by the old tree's effects and the new one's: the larger reach holds both.
+        let oldEffects = oldRoot.effects(ctm: base, scale: scale), newEffects = root.effects(ctm: base, scale: scale)
         func reach(into region: Rect) -> Double {
-            max(oldRoot.reach(into: region, ctm: base, scale: scale), root.reach(into: region, ctm: base, scale: scale))
+            max(ViewEffect.reach(of: oldEffects, into: region), ViewEffect.reach(of: newEffects, into: region))
         }
-        let repaint = PixelRect(enclosing: damage.outset(by: reach(into: damage))).intersection(full)
+        let repaint = PixelRect(enclosing: grown(damage, by: reach(into: damage))).intersection(full)
         guard !repaint.isEmpty else { return unchanged() }
-        let window = PixelRect(enclosing: Rect(repaint).outset(by: reach(into: Rect(repaint)))).intersection(full)
+        let window = PixelRect(enclosing: grown(Rect(repaint), by: reach(into: Rect(repaint)))).intersection(full)
         guard window.area * 2 <= full.area else { return try renderEverything(root, into: canvas) }
 
         DrawViewOp(root: root, layoutDirection: layoutDirection).draw(into: canvas, visible: Rect(window))
@@ -149,5 +152,4 @@ extension View {
 extension Rect {
     init(_ r: PixelRect) { self.init(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)) }
 
-    func outset(by d: Double) -> Rect { Rect(x: minX - d, y: minY - d, width: width + 2 * d, height: height + 2 * d) }
 }

@@ -44,34 +44,43 @@ extension ViewNode {
         }
     }
 
-    /// How far, in device pixels, the pixels of `region` can depend on pixels around them: the
-    /// reach (kernel radius plus offset) of every shadow and backdrop blur that comes near
-    /// enough to take part in a chain of such reads ending in the region. A pixel is drawn as in
-    /// a full render when everything within this distance of it is drawn; and what a change
-    /// within `region` alters lies within this distance of it.
-    package func reach(into region: Rect, ctm: AffineTransform, scale: Double) -> Double {
-        var effects: [(extent: Rect, reach: Double)] = []
+    /// The shadows and backdrop blurs of the tree, each with the device box it writes and its reach
+    /// (kernel radius plus offset), the tree drawn in a superview mapped to device space by `ctm`.
+    package func effects(ctm: AffineTransform, scale: Double) -> [ViewEffect] {
+        var effects: [ViewEffect] = []
         collectEffects(ctm: transformToSuperview.concatenating(ctm), scale: scale, into: &effects)
-        let total = effects.reduce(0) { $0 + $1.reach }
-        guard total > 0 else { return 0 }
-        let near = Rect(x: region.minX - total, y: region.minY - total, width: region.width + 2 * total,
-                        height: region.height + 2 * total)
-        return effects.reduce(0) { sum, e in e.extent.intersection(near) == nil ? sum : sum + e.reach }
+        return effects
     }
 
     /// Every shadow and backdrop blur of the tree with the device box it writes and its reach.
-    private func collectEffects(ctm: AffineTransform, scale: Double, into effects: inout [(extent: Rect, reach: Double)]) {
+    private func collectEffects(ctm: AffineTransform, scale: Double, into effects: inout [ViewEffect]) {
         guard !isHidden, alpha > 0, ctm.isInvertible else { return }
         if castsShadow, let extent = deviceExtent(ctm: ctm, scale: scale) {
-            let reach = (3 * layer.shadowRadius * scale).rounded(.up)
-                + (abs(layer.shadowOffset.width) + abs(layer.shadowOffset.height)) * scale + 2
-            effects.append((extent, reach))
+            effects.append(ViewEffect(extent: extent, reach: shadowKernelReach(scale: scale)
+                + (abs(layer.shadowOffset.width) + abs(layer.shadowOffset.height)) * scale))
         }
         if case .blur = content {
-            effects.append((ctm.apply(bounds), (3 * VisualEffectStyle.blurRadius * scale).rounded(.up) + 2))
+            effects.append(ViewEffect(extent: ctm.apply(bounds), reach: (3 * VisualEffectStyle.blurRadius * scale).rounded(.up) + 2))
         }
         for subview in subviews {
             subview.collectEffects(ctm: subview.transformToSuperview.concatenating(ctm), scale: scale, into: &effects)
         }
+    }
+}
+
+/// A shadow or backdrop blur of a view tree: where it writes and how far it reads.
+package struct ViewEffect: Sendable {
+    package var extent: Rect
+    package var reach: Double
+
+    /// How far, in device pixels, the pixels of `region` can depend on pixels around them: the
+    /// reach of every effect that comes near enough to take part in a chain of such reads
+    /// ending in the region. A pixel is drawn as in a full render when everything within this
+    /// distance of it is drawn; and what a change within `region` alters lies within it.
+    package static func reach(of effects: [ViewEffect], into region: Rect) -> Double {
+        let total = effects.reduce(0) { $0 + $1.reach }
+        guard total > 0 else { return 0 }
+        let near = region.insetBy(dx: -total, dy: -total)
+        return effects.reduce(0) { sum, e in e.extent.intersection(near) == nil ? sum : sum + e.reach }
     }
 }

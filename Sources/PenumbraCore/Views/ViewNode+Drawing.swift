@@ -55,11 +55,7 @@ extension VisualEffectStyle {
 extension ViewNode {
     /// The direction of this view given its superview's.
     package func direction(inheriting inherited: LayoutDirection) -> LayoutDirection {
-        switch semanticContentAttribute {
-        case .unspecified: return inherited
-        case .forceLeftToRight: return .leftToRight
-        case .forceRightToLeft: return .rightToLeft
-        }
+        semanticContentAttribute.direction(inheriting: inherited)
     }
 
     /// Draws this view and its subviews in the context's current user space, which is the

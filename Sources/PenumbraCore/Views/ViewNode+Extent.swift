@@ -39,17 +39,21 @@ extension ViewNode {
         }
         if castsShadow, let drawn = box.rect ?? layer.shadowPath?.controlPointBounds.map({ ctm.apply($0) }) {
             var shadowBox = layer.shadowPath?.controlPointBounds.map { ctm.apply($0) } ?? drawn
-            let reach = (3 * layer.shadowRadius * scale).rounded(.up) + 2
+            let reach = shadowKernelReach(scale: scale)
             let dx = layer.shadowOffset.width * scale, dy = layer.shadowOffset.height * scale
             guard reach.isFinite, dx.isFinite, dy.isFinite else { return nil }
-            shadowBox = Rect(x: shadowBox.minX + dx - reach, y: shadowBox.minY + dy - reach,
-                             width: shadowBox.width + 2 * reach, height: shadowBox.height + 2 * reach)
+            shadowBox = Rect(x: shadowBox.minX + dx, y: shadowBox.minY + dy, width: shadowBox.width, height: shadowBox.height)
+                .insetBy(dx: -reach, dy: -reach)
             box.add(shadowBox)
         }
         guard let r = box.rect else { return nil }
         // Anti-aliasing and rounding reach a pixel past any edge.
-        return Rect(x: r.minX - 1, y: r.minY - 1, width: r.width + 2, height: r.height + 2)
+        return r.insetBy(dx: -1, dy: -1)
     }
+
+    /// How far the layer's shadow blurs in device pixels: its kernel's radius, ceil(3 sigma) with
+    /// sigma = the shadow radius (the context's blur is twice it) in pixels, and a margin of 2.
+    package func shadowKernelReach(scale: Double) -> Double { (3 * layer.shadowRadius * scale).rounded(.up) + 2 }
 
     /// What the view itself draws (background, content, border) in its bounds coordinates;
     /// nil when nothing.

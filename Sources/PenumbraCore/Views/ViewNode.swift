@@ -30,6 +30,17 @@ public enum SemanticContentAttribute: String, Hashable, Sendable, CaseIterable {
     case forceRightToLeft
 }
 
+extension SemanticContentAttribute {
+    /// The direction of a view with this attribute whose superview lays out in `inherited`.
+    package func direction(inheriting inherited: LayoutDirection) -> LayoutDirection {
+        switch self {
+        case .unspecified: return inherited
+        case .forceLeftToRight: return .leftToRight
+        case .forceRightToLeft: return .rightToLeft
+        }
+    }
+}
+
 /// UIUserInterfaceLayoutDirection.
 public enum LayoutDirection: String, Hashable, Sendable, CaseIterable {
     /// Left to right (the default).
