@@ -71,10 +71,10 @@ final class HostileSceneServerTests: XCTestCase {
     /// The view scenes of Tests/HostileScenes refused under the default limits: where and why
     /// (as HostileSceneTests.viewRefusals).
     static let viewRefusals: [(scene: String, place: String, words: String)] = [
-        ("view-unknown-type.json", "ops[0].view.subviews[2].type", "unknown view type \"button\""),
-        ("view-unknown-key.json", "ops[0].view.subviews[2]", "unknown key \"colour\""),
-        ("view-frame-and-transform.json", "ops[0].view.subviews[2].transform", "cannot have a \"transform\""),
-        ("view-negative-size.json", "ops[0].view.subviews[2].frame[2]", "width must not be negative"),
+        ("invalid/view-unknown-type.json", "ops[0].view.subviews[2].type", "unknown view type \"button\""),
+        ("invalid/view-unknown-key.json", "ops[0].view.subviews[2]", "unknown key \"colour\""),
+        ("invalid/view-frame-and-transform.json", "ops[0].view.subviews[2].transform", "cannot have a \"transform\""),
+        ("invalid/view-negative-size.json", "ops[0].view.subviews[2].frame[2]", "width must not be negative"),
         ("view-missing-image.json", "ops[0].view.subviews[2].image", "no image named \"icon\""),
         ("view-65-levels.json", "ops[0].view" + String(repeating: ".subviews[0]", count: 64), "more than 64 levels"),
     ]
