@@ -60,7 +60,7 @@ extension SVGRenderer {
             while let p = n { if let vb = Self.viewBox(p) { return vb }; n = reference(p.href) }
             return nil
         }
-        let style = SVGStyle().computed(for: node)
+        let style = inheritedStyle(of: node)
         if opacity < 1 { ctx.setAlpha(opacity); ctx.beginTransparencyLayer() }
         let saved = viewport
         for j in j0..<max(j0, j1) {

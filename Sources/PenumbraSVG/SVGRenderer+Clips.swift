@@ -29,7 +29,7 @@ extension SVGRenderer {
             guard let shapes = try clipShapes(inner, for: node, style: style) else { return nil }
             if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
         }
-        let clipStyle = SVGStyle().computed(for: clip)
+        let clipStyle = inheritedStyle(of: clip)
         var out: [(Path, FillRule)] = []
         for child in clip.children {
             var element = child
@@ -49,31 +49,46 @@ extension SVGRenderer {
         return out
     }
 
-    /// The object bounding box of an element (shapes, groups, use), in its user space.
-    func elementBounds(_ node: SVGNode, style: SVGStyle) throws -> Rect? {
+    /// The object bounding box of an element (shapes, groups, use), in its user space: the
+    /// bounds of its shapes' paths under their transforms (`transform-origin` included), mapped
+    /// by `transform`. A `use` cycle (which rendering reports) has no bounds: the walk stops
+    /// after as many levels as the document may nest.
+    func elementBounds(_ node: SVGNode, style: SVGStyle, transform: AffineTransform = .identity, depth: Int = 0) throws -> Rect? {
+        guard depth <= doc.limits.maxDepth else { return nil }
         switch node.name {
         case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
-            return try shapePath(node, style: style).flatMap(Self.bounds)
+            return try shapePath(node, style: style).flatMap { Self.bounds($0.applying(transform)) }
         case "g", "svg", "a", "switch":
             var r: Rect?
-            for c in node.children {
-                guard let b = try elementBounds(c, style: style.computed(for: c)) else { continue }
-                let t = parseTransform(c.attributes["transform"]) ?? .identity
-                let tb = t.apply(b)
-                r = r.map { union($0, tb) } ?? tb
+            for c in node.children where c.declared["display"] != "none" {
+                guard let local = elementTransform(c),
+                      let b = try elementBounds(c, style: style.computed(for: c), transform: local.concatenating(transform),
+                                                depth: depth + 1)
+                else { continue }
+                r = r.map { union($0, b) } ?? b
             }
             return r
         case "use":
-            guard let target = reference(node.href), target.name != "use" else { return nil }
-            guard let b = try elementBounds(target, style: style.computed(for: target)) else { return nil }
-            let t = (parseTransform(target.attributes["transform"]) ?? .identity)
-                .concatenating(AffineTransform(translationX: length(node, "x", axis: "x"), y: length(node, "y", axis: "y")))
-            return t.apply(b)
+            guard let target = reference(node.href), target.name != "use", let local = elementTransform(target) else { return nil }
+            useCount += 1
+            guard useCount <= doc.limits.maxUseInstances else {
+                throw SVGError(element: node.label, message: "more than \(doc.limits.maxUseInstances) use instantiations (use fan-out)")
+            }
+            let t = local.concatenating(AffineTransform(translationX: length(node, "x", axis: "x"), y: length(node, "y", axis: "y")))
+            return try elementBounds(target, style: style.computed(for: target), transform: t.concatenating(transform), depth: depth + 1)
         case "image":
-            return Rect(x: length(node, "x", axis: "x"), y: length(node, "y", axis: "y"),
-                        width: length(node, "width", axis: "x"), height: length(node, "height", axis: "y"))
+            return transform.apply(Rect(x: length(node, "x", axis: "x"), y: length(node, "y", axis: "y"),
+                                        width: length(node, "width", axis: "x"), height: length(node, "height", axis: "y")))
         default: return nil
         }
+    }
+
+    /// An element's `transform` (attribute or property) about its `transform-origin`, as a map
+    /// from its user space to its parent's; nil when the transform is invalid.
+    func elementTransform(_ node: SVGNode) -> AffineTransform? {
+        guard let t = parseTransform(node.declared["transform"] ?? node.attributes["transform"]) else { return nil }
+        guard t != .identity, let o = transformOrigin(node) else { return t }
+        return AffineTransform(translationX: -o.x, y: -o.y).concatenating(t).concatenating(AffineTransform(translationX: o.x, y: o.y))
     }
 
     func union(_ a: Rect, _ b: Rect) -> Rect {

@@ -9,18 +9,24 @@ extension SVGRenderer {
     // MARK: Gradients
 
     /// The attribute along the `href` chain of gradients.
+    /// The geometry of one kind (x1, cx, fr...) is inherited from gradients of that kind only;
+    /// units, transform and spread from either kind. The chain goes through both kinds.
     func gradientAttribute(_ node: SVGNode, _ name: String) -> String? {
-        inheritedAttribute(node, name) { $0.name.hasSuffix("Gradient") }
+        let common = ["gradientUnits", "gradientTransform", "spreadMethod"].contains(name)
+        return inheritedAttribute(node, name, through: { $0.name.hasSuffix("Gradient") }) {
+            common || $0.name == node.name
+        }
     }
 
-    /// The attribute on `node` or, when it has none, on the element its `href` names, and so on
-    /// through elements of the same kind (`sameKind`), at most 32 links.
-    func inheritedAttribute(_ node: SVGNode, _ name: String, sameKind: (SVGNode) -> Bool) -> String? {
+    /// The attribute on `node` or, when it has none, on the next element along the `href` chain
+    /// (through elements that `through` accepts, at most 32 links) that `sameKind` accepts.
+    func inheritedAttribute(_ node: SVGNode, _ name: String, through: ((SVGNode) -> Bool)? = nil,
+                            sameKind: (SVGNode) -> Bool) -> String? {
         var n: SVGNode? = node
         var seen = 0
         while let current = n, seen < 32 {
-            if let v = current.attributes[name] { return v }
-            n = reference(current.href).flatMap { sameKind($0) ? $0 : nil }
+            if current === node || sameKind(current), let v = current.attributes[name] { return v }
+            n = reference(current.href).flatMap { next in (through.map { $0(next) } ?? sameKind(next)) ? next : nil }
             seen += 1
         }
         return nil
@@ -34,17 +40,21 @@ extension SVGRenderer {
             if !stops.isEmpty {
                 var out: [GradientStop] = []
                 var last = 0.0
-                let parentStyle = SVGStyle().computed(for: g)
+                let parentStyle = inheritedStyle(of: g)
                 for s in stops {
+                    // A number or a percentage; anything else is invalid and means 0.
                     var offset = 0.0
-                    if let l = SVGLength.parse(s.attributes["offset"]) {
+                    if let l = SVGLength.parse(s.attributes["offset"]), l.unit == "" || l.unit == "%" {
                         offset = l.unit == "%" ? l.value / 100 : l.value
                     }
                     offset = min(1, max(last, min(1, max(0, offset))))
                     last = offset
                     let st = parentStyle.computed(for: s)
                     var color = Color(red: 0, green: 0, blue: 0)
-                    if let v = s.declared["stop-color"] {
+                    // stop-color is not inherited, but `inherit` takes the gradient's.
+                    var declared = s.declared["stop-color"]
+                    if declared == "inherit" { declared = g.declared["stop-color"] }
+                    if let v = declared {
                         if v.lowercased() == "currentcolor" { color = st.color } else if let c = parseColor(v) { color = c }
                     }
                     var opacity = 1.0
@@ -53,6 +63,14 @@ extension SVGRenderer {
                     }
                     color.alpha *= opacity
                     out.append(GradientStop(offset: offset, color: color))
+                }
+                // Stops sharing the first offset: the pad before it takes the first of them, the
+                // gradient after it the last (SVG); the context pads with the colour at the
+                // offset, which is the last's, so the later ones move up by a hair.
+                var i = 1
+                while i < out.count, out[i].offset == out[0].offset, out[0].offset < 1 {
+                    out[i].offset = min(1, out[0].offset + 1e-6)
+                    i += 1
                 }
                 return out
             }
@@ -108,7 +126,15 @@ extension SVGRenderer {
                 ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: c), GradientStop(offset: 1, color: c)], start: .zero, end: Point(1, 0))
                 return
             }
-            ctx.drawRadialGradient(stops: colored, startCenter: Point(fx, fy), startRadius: max(0, fr), endCenter: Point(cx, cy), endRadius: r)
+            let focal = Point(fx, fy), centre = Point(cx, cy), fr0 = max(0, fr)
+            if spread == "reflect" || spread == "repeat",
+               let (stops2, k) = repeatedRadial(colored, focal: focal, fr: fr0, centre: centre, r: r, reflect: spread == "reflect") {
+                let d = centre - focal
+                ctx.drawRadialGradient(stops: stops2, startCenter: focal, startRadius: fr0,
+                                       endCenter: focal + d * k, endRadius: fr0 + (r - fr0) * k)
+            } else {
+                ctx.drawRadialGradient(stops: colored, startCenter: focal, startRadius: fr0, endCenter: centre, endRadius: r)
+            }
         }
     }
 
@@ -162,6 +188,33 @@ extension SVGRenderer {
         }
         let a = p1 + d * Double(k0), b = p1 + d * Double(k1)
         return (out, a, b)
+    }
+
+    /// reflect and repeat for radial gradients: the circles of a two-circle gradient go on past
+    /// t = 1 (centre and radius both linear in t), so the stops repeated k times over t in 0...k
+    /// draw the same gradient as far as circle k, chosen to enclose the canvas. Inside the focal
+    /// circle (t < 0) the first stop pads.
+    func repeatedRadial(_ stops: [GradientStop], focal: Point, fr: Double, centre: Point, r: Double,
+                        reflect: Bool) -> ([GradientStop], Double)? {
+        guard let inv = ctx.ctm.inverted(), r > fr else { return nil }
+        let w = Double(ctx.pixelWidth), h = Double(ctx.pixelHeight)
+        let d = centre - focal
+        let growth = (r - fr) - (d.x * d.x + d.y * d.y).squareRoot()
+        guard growth > 1e-9 else { return nil }
+        var reach = 0.0
+        for c in [Point(0, 0), Point(w, 0), Point(0, h), Point(w, h)] {
+            let p = inv.apply(c) - focal
+            reach = max(reach, (p.x * p.x + p.y * p.y).squareRoot())
+        }
+        // Circle k holds every point within `reach` of the focal point once fr + k growth >= reach.
+        let k = min(500, max(1, Int(ceil((reach - fr) / growth))))
+        var out: [GradientStop] = []
+        for i in 0..<k {
+            let flipped = reflect && (i % 2 != 0)
+            let seq = flipped ? stops.reversed().map { GradientStop(offset: 1 - $0.offset, color: $0.color) } : stops
+            for s in seq { out.append(GradientStop(offset: (Double(i) + s.offset) / Double(k), color: s.color)) }
+        }
+        return (out, Double(k))
     }
 
 }

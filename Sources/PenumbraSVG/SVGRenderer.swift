@@ -4,88 +4,6 @@
 import Foundation
 import PenumbraCore
 
-/// The inherited properties, computed per element.
-struct SVGStyle {
-    var fill: SVGPaint = .color(Color(red: 0, green: 0, blue: 0))
-    var fillOpacity = 1.0
-    var fillRule = FillRule.nonzero
-    var stroke: SVGPaint = .none
-    var strokeWidth = SVGLength(value: 1, unit: "")
-    var strokeOpacity = 1.0
-    var cap = LineCap.butt
-    var join = LineJoin.miter
-    var miterLimit = 4.0
-    var dashArray: [SVGLength] = []
-    var dashOffset = SVGLength.zero
-    var color = Color(red: 0, green: 0, blue: 0)
-    var visible = true
-    var clipRule = FillRule.nonzero
-    var fontSize = 16.0
-    var strokeFirst = false
-
-    func computed(for node: SVGNode) -> SVGStyle {
-        var s = self
-        let d = node.declared
-        func value(_ name: String) -> String? {
-            guard let v = d[name], v != "inherit" else { return nil }
-            return v
-        }
-        func opacity(_ v: String?) -> Double? {
-            guard let v else { return nil }
-            if let l = SVGLength.parse(v) {
-                if l.unit == "%" { return min(1, max(0, l.value / 100)) }
-                if l.unit == "" { return min(1, max(0, l.value)) }
-            }
-            return nil
-        }
-        if let v = value("color"), let c = parseColor(v) { s.color = c }
-        if let v = value("font-size"), let l = SVGLength.parse(v), l.value >= 0 {
-            s.fontSize = l.resolve(percentOf: fontSize, fontSize: fontSize)
-        }
-        if let v = value("fill") {
-            if let p = SVGPaint.parse(v) { s.fill = p }
-        }
-        if let o = opacity(value("fill-opacity")) { s.fillOpacity = o }
-        if let v = value("fill-rule") { s.fillRule = v == "evenodd" ? .evenOdd : v == "nonzero" ? .nonzero : s.fillRule }
-        if let v = value("clip-rule") { s.clipRule = v == "evenodd" ? .evenOdd : v == "nonzero" ? .nonzero : s.clipRule }
-        if let v = value("stroke"), let p = SVGPaint.parse(v) { s.stroke = p }
-        if let o = opacity(value("stroke-opacity")) { s.strokeOpacity = o }
-        if let v = value("stroke-width"), let l = SVGLength.parse(v), l.value >= 0 { s.strokeWidth = l }
-        if let v = value("stroke-linecap"), let c = LineCap(rawValue: v) { s.cap = c }
-        if let v = value("stroke-linejoin") {
-            switch v {
-            case "miter", "miter-clip", "arcs": s.join = .miter
-            case "round": s.join = .round
-            case "bevel": s.join = .bevel
-            default: break
-            }
-        }
-        if let v = value("stroke-miterlimit"), let n = Double(v.trimmingCharacters()), n >= 1 { s.miterLimit = n }
-        if let v = value("stroke-dasharray") {
-            if v == "none" { s.dashArray = [] } else {
-                var out: [SVGLength] = []
-                var ok = true
-                for part in v.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }) {
-                    guard let l = SVGLength.parse(String(part)), l.value >= 0 else { ok = false; break }
-                    out.append(l)
-                }
-                if ok { s.dashArray = out } else { s.dashArray = [] }
-            }
-        }
-        if let v = value("stroke-dashoffset"), let l = SVGLength.parse(v) { s.dashOffset = l }
-        if let v = value("visibility") { s.visible = v == "visible" ? true : (v == "hidden" || v == "collapse") ? false : s.visible }
-        if let v = value("paint-order") {
-            let words = v.split(separator: " ")
-            if v == "normal" { s.strokeFirst = false } else if let fi = words.firstIndex(of: "fill"), let si = words.firstIndex(of: "stroke") {
-                s.strokeFirst = si < fi
-            } else if words.first == "stroke" { s.strokeFirst = true } else if words.first == "fill" || words.first == "markers" {
-                s.strokeFirst = words.first == "markers" && words.dropFirst().first == "stroke"
-            }
-        }
-        return s
-    }
-}
-
 final class SVGRenderer {
     let doc: SVGDocument
     let ctx: GraphicsContext
@@ -93,6 +11,7 @@ final class SVGRenderer {
     var activeUses: Set<ObjectIdentifier> = []
     var activePatterns: Set<ObjectIdentifier> = []
     var activeClips: Set<ObjectIdentifier> = []
+    var activeMarkers: Set<ObjectIdentifier> = []
     var pathElements = 0
     /// The viewport (width, height) percentages resolve against.
     var viewport = Size(width: 100, height: 100)
@@ -370,9 +289,15 @@ final class SVGRenderer {
         }
         activeUses.insert(key)
         defer { activeUses.remove(key) }
+        // The use is the context element of the paint its instance refers to as context-fill
+        // and context-stroke.
         try renderGroup(node, style: style) {
             let x = self.length(node, "x", axis: "x"), y = self.length(node, "y", axis: "y")
             self.ctx.translateBy(x: x, y: y)
+            var style = style
+            style.context = self.paintContext(style) {
+                try self.elementBounds(target, style: style.computed(for: target), transform: self.elementTransform(target) ?? .identity)
+            }
             let uw = SVGLength.parse(node.attributes["width"]).map { self.resolve($0, axis: "x") }
             let uh = SVGLength.parse(node.attributes["height"]).map { self.resolve($0, axis: "y") }
             if target.name == "symbol" {
@@ -488,14 +413,13 @@ final class SVGRenderer {
     }
 
     func drawShape(_ node: SVGNode, path: Path, style: SVGStyle) throws {
-        guard style.visible else { return }
         let bbox = Self.bounds(path)
-        if style.strokeFirst {
-            try stroke(node, path, style, bbox)
-            try fill(node, path, style, bbox)
-        } else {
-            try fill(node, path, style, bbox)
-            try stroke(node, path, style, bbox)
+        for layer in style.paintOrder {
+            switch layer {
+            case .fill: if style.visible { try fill(node, path, style, bbox) }
+            case .stroke: if style.visible { try stroke(node, path, style, bbox) }
+            case .markers: try drawMarkers(on: path, style: style)
+            }
         }
     }
 
@@ -507,7 +431,7 @@ final class SVGRenderer {
         let isLine = node.name == "line"
         if isLine { return }
         switch style.fill {
-        case .none: return
+        case .none, .contextFill, .contextStroke: return
         case .color(let c):
             ctx.setFillColor(resolvedColor(c, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
         case .currentColor:
@@ -517,12 +441,12 @@ final class SVGRenderer {
                 ctx.saveGState()
                 defer { ctx.restoreGState() }
                 ctx.clip(to: path, using: style.fillRule)
-                drawGradient(server, bbox: bbox, opacity: style.fillOpacity, style: style)
+                try inPaintSpace(style.fillSpace, bbox: bbox) { drawGradient(server, bbox: $0, opacity: style.fillOpacity, style: style) }
             } else if let server = doc.ids[id], server.name == "pattern" {
                 ctx.saveGState()
                 defer { ctx.restoreGState() }
                 ctx.clip(to: path, using: style.fillRule)
-                try drawPattern(server, bbox: bbox, reach: 0, opacity: style.fillOpacity)
+                try inPaintSpace(style.fillSpace, bbox: bbox) { try drawPattern(server, bbox: $0, reach: 0, opacity: style.fillOpacity) }
             } else if let fallback {
                 switch fallback {
                 case .none: return
@@ -531,6 +455,24 @@ final class SVGRenderer {
                 }
             }
         }
+    }
+
+    /// A paint server drawn in `space` (the user space and bounding box of a context element,
+    /// for context-fill and context-stroke) or else in the current one with `bbox`.
+    func inPaintSpace(_ space: SVGPaintSpace?, bbox: Rect?, _ draw: (Rect?) throws -> Void) throws {
+        guard let space, let inverse = ctx.ctm.inverted() else { return try draw(bbox) }
+        ctx.saveGState()
+        defer { ctx.restoreGState() }
+        ctx.concatenate(space.ctm.concatenating(inverse))
+        try draw(space.bbox())
+    }
+
+    /// The paints an element hands to context-fill and context-stroke: its fill and stroke in the
+    /// current user space with the box `bbox` gives.
+    func paintContext(_ style: SVGStyle, bbox: @escaping () throws -> Rect?) -> SVGPaintContext {
+        let here = SVGPaintSpace(ctm: ctx.ctm, bbox: bbox)
+        return SVGPaintContext(fill: style.fill, fillSpace: style.fillSpace ?? here,
+                               stroke: style.stroke, strokeSpace: style.strokeSpace ?? here)
     }
 
     func applyStrokeStyle(_ style: SVGStyle) -> Bool {
@@ -554,7 +496,7 @@ final class SVGRenderer {
         var color: Color?
         var server: SVGNode?
         switch style.stroke {
-        case .none: return
+        case .none, .contextFill, .contextStroke: return
         case .color(let c): color = c
         case .currentColor: color = style.color
         case .server(let id, let fallback):
@@ -578,7 +520,8 @@ final class SVGRenderer {
             let black = Color(red: 0, green: 0, blue: 0)
             ctx.setAlpha(style.strokeOpacity)
             ctx.beginTransparencyLayer()
-            try drawPattern(server, bbox: bbox, reach: ctx.state.strokeStyle.width * max(1, style.miterLimit), opacity: 1)
+            let reach = ctx.state.strokeStyle.width * max(1, style.miterLimit)
+            try inPaintSpace(style.strokeSpace, bbox: bbox) { try drawPattern(server, bbox: $0, reach: reach, opacity: 1) }
             ctx.setBlendMode(.destinationOut)
             ctx.beginTransparencyLayer()
             ctx.drawLinearGradient(stops: [GradientStop(offset: 0, color: black), GradientStop(offset: 1, color: black)],
@@ -595,7 +538,7 @@ final class SVGRenderer {
             ctx.setStrokeColor(Color(red: 0, green: 0, blue: 0))
             ctx.stroke(path)
             ctx.setBlendMode(.sourceIn)
-            drawGradient(server, bbox: bbox, opacity: 1, style: style)
+            try inPaintSpace(style.strokeSpace, bbox: bbox) { drawGradient(server, bbox: $0, opacity: 1, style: style) }
             ctx.endTransparencyLayer()
         }
     }

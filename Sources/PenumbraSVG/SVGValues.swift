@@ -98,12 +98,16 @@ enum SVGPaint {
     case color(Color)
     case currentColor
     case server(id: String, fallback: Fallback?)
+    /// `context-fill` and `context-stroke` (SVG 2), resolved by SVGStyle against the context element.
+    case contextFill, contextStroke
     enum Fallback { case none, color(Color), currentColor }
 
     static func parse(_ raw: String) -> SVGPaint? {
         let s = raw.trimmingCharacters()
         if s == "none" { return SVGPaint.none }
         if s.lowercased() == "currentcolor" { return .currentColor }
+        if s == "context-fill" { return .contextFill }
+        if s == "context-stroke" { return .contextStroke }
         if s.hasPrefix("url(") {
             guard let close = s.firstIndex(of: ")") else { return nil }
             var ref = String(s[s.index(s.startIndex, offsetBy: 4)..<close]).trimmingCharacters()

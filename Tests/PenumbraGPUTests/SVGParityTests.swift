@@ -45,6 +45,16 @@ final class SVGParityTests: XCTestCase {
           <circle cx='50' cy='75' r='18' fill='none' stroke='url(#p)' stroke-width='8'/>
         </svg>
         """),
+        ("markers-context-paint", """
+        <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'>
+          <linearGradient id='g'><stop offset='0' stop-color='gold'/><stop offset='1' stop-color='purple'/></linearGradient>
+          <marker id='arrow' viewBox='0 0 10 10' refX='5' refY='5' markerWidth='4' markerHeight='4' orient='auto-start-reverse'>
+            <path d='M 0 0 L 10 5 L 0 10 z' fill='context-stroke' stroke='context-fill' stroke-width='0.5'/>
+          </marker>
+          <path d='M 10 80 C 20 10 60 10 70 50 S 90 90 95 20' fill='url(#g)' fill-opacity='0.4' stroke='teal' stroke-width='3'
+                marker-start='url(#arrow)' marker-mid='url(#arrow)' marker-end='url(#arrow)' paint-order='markers stroke'/>
+        </svg>
+        """),
     ]
 
     func testSVGDocumentsAreByteIdenticalOnBothRenderers() throws {
