@@ -10,6 +10,10 @@ extension SVGRenderer {
 
     func drawImage(_ node: SVGNode, style: SVGStyle) throws {
         guard style.visible, let href = node.href?.trimmingCharacters(), !href.isEmpty else { return }
+        // A width or height of zero disables the image: nothing is loaded.
+        for name in ["width", "height"] {
+            if let l = SVGLength.parse(node.attributes[name]), l.value <= 0 { return }
+        }
         let loaded = try loadImage(href, node: node)
         let intrinsic: Size
         switch loaded {

@@ -39,7 +39,7 @@ extension SVGRenderer {
             if objectBox { x = b.minX + x * b.width; y = b.minY + y * b.height; w *= b.width; h *= b.height }
         }
         guard w > 0, h > 0, let shape = bbox else { return }
-        guard let transform = parseTransform(patternAttribute(node, "patternTransform")), let inverse = transform.inverted() else { return }
+        guard let transform = parseTransform(patternAttribute(node, "patternTransform")).map({ about(node, $0) }), let inverse = transform.inverted() else { return }
         ctx.saveGState()
         defer { ctx.restoreGState() }
         ctx.concatenate(transform)

@@ -19,7 +19,7 @@ extension SVGRenderer {
         guard !activeClips.contains(key) else { return nil }
         activeClips.insert(key)
         defer { activeClips.remove(key) }
-        guard var base = parseTransform(clip.attributes["transform"]) else { return nil }
+        guard var base = parseTransform(clip.attributes["transform"]).map({ about(clip, $0) }) else { return nil }
         if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
             guard let b = try elementBounds(node, style: style), b.width > 0, b.height > 0 else { return [] }
             base = AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY).concatenating(base)
@@ -86,7 +86,12 @@ extension SVGRenderer {
     /// An element's `transform` (attribute or property) about its `transform-origin`, as a map
     /// from its user space to its parent's; nil when the transform is invalid.
     func elementTransform(_ node: SVGNode) -> AffineTransform? {
-        guard let t = parseTransform(node.declared["transform"] ?? node.attributes["transform"]) else { return nil }
+        parseTransform(node.declared["transform"] ?? node.attributes["transform"]).map { about(node, $0) }
+    }
+
+    /// `t` about the element's `transform-origin` (on rendered elements, clip paths, gradients'
+    /// gradientTransform and patterns' patternTransform).
+    func about(_ node: SVGNode, _ t: AffineTransform) -> AffineTransform {
         guard t != .identity, let o = transformOrigin(node) else { return t }
         return AffineTransform(translationX: -o.x, y: -o.y).concatenating(t).concatenating(AffineTransform(translationX: o.x, y: o.y))
     }

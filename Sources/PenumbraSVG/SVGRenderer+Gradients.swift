@@ -94,7 +94,7 @@ extension SVGRenderer {
             guard let b = bbox, b.width > 0, b.height > 0 else { return }
             ctx.concatenate(AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY))
         }
-        if let t = parseTransform(gradientAttribute(node, "gradientTransform")) { ctx.concatenate(t) }
+        if let t = parseTransform(gradientAttribute(node, "gradientTransform")) { ctx.concatenate(about(node, t)) }
         guard ctx.ctm.isInvertible else { return }
         func coord(_ name: String, _ def: String, _ axis: Character) -> Double {
             let l = SVGLength.parse(gradientAttribute(node, name)) ?? SVGLength.parse(def)!

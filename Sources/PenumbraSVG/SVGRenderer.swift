@@ -88,6 +88,11 @@ final class SVGRenderer {
 
     func renderRoot() throws {
         let root = doc.root
+        // A width or height of zero (or less) disables rendering, as do failing conditions.
+        for name in ["width", "height"] {
+            if let l = SVGLength.parse(root.attributes[name]), l.value <= 0 { return }
+        }
+        guard passesConditions(root) else { return }
         let size = Self.documentSize(root)
         let style = SVGStyle().computed(for: root)
         viewport = size

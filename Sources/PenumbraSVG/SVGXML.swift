@@ -120,6 +120,8 @@ enum SVGXML {
         while let c = child {
             switch c.pointee.type {
             case XML_ELEMENT_NODE:
+                // An element of another namespace is not SVG: it and its content are not drawn.
+                if let ns = c.pointee.ns, string(ns.pointee.href) != "http://www.w3.org/2000/svg" { break }
                 let n = try convert(c, depth: depth + 1, count: &count, limits: limits)
                 n.parent = node
                 n.index = node.children.count
