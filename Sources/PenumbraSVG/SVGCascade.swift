@@ -11,6 +11,9 @@ let svgProperties: Set<String> = [
     "marker-end", "marker", "transform", "transform-origin", "image-rendering", "shape-rendering",
 ]
 
+/// The properties only CSS may set (`style` and sheets): they have no presentation attribute.
+let cssOnlyProperties: Set<String> = ["mix-blend-mode", "isolation", "marker"]
+
 struct CSSDeclaration { var name: String; var value: String; var important: Bool }
 
 /// One compound selector: type (nil: any), id, classes, attributes, `:first-child`.
@@ -209,7 +212,7 @@ enum SVGCascade {
         collectSheets(root)
         func visit(_ n: SVGNode) {
             var d: [String: String] = [:]
-            for (k, v) in n.attributes where svgProperties.contains(k) { d[k] = v.trimmingCharacters() }
+            for (k, v) in n.attributes where svgProperties.contains(k) && !cssOnlyProperties.contains(k) { d[k] = v.trimmingCharacters() }
             var matched: [(spec: Int, order: Int, decls: [CSSDeclaration])] = []
             for r in rules where r.selector.matches(n) { matched.append((r.selector.specificity, r.order, r.declarations)) }
             matched.sort { ($0.spec, $0.order) < ($1.spec, $1.order) }

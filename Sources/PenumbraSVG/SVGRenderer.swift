@@ -88,6 +88,7 @@ final class SVGRenderer {
 
     func renderRoot() throws {
         let root = doc.root
+        if root.declared["display"] == "none" { return }
         // A width or height of zero (or less) disables rendering, as do failing conditions.
         for name in ["width", "height"] {
             if let l = SVGLength.parse(root.attributes[name]), l.value <= 0 { return }
@@ -171,7 +172,7 @@ final class SVGRenderer {
             }
         }
         var opacity = 1.0
-        if let o = node.declared["opacity"], let l = SVGLength.parse(o) {
+        if let o = node.declared["opacity"], let l = SVGLength.parse(o), l.unit == "" || l.unit == "%" {
             opacity = min(1, max(0, l.unit == "%" ? l.value / 100 : l.value))
         }
         if opacity == 0 { return }
@@ -442,12 +443,13 @@ final class SVGRenderer {
         case .currentColor:
             ctx.setFillColor(resolvedColor(style.color, style.fillOpacity)); ctx.fill(path, using: style.fillRule)
         case .server(let id, let fallback):
-            if let server = doc.ids[id], server.name == "linearGradient" || server.name == "radialGradient" {
+            let server = try paintServer(id, bbox: style.fillSpace?.bbox() ?? bbox)
+            if let server, server.name == "linearGradient" || server.name == "radialGradient" {
                 ctx.saveGState()
                 defer { ctx.restoreGState() }
                 ctx.clip(to: path, using: style.fillRule)
                 try inPaintSpace(style.fillSpace, bbox: bbox) { drawGradient(server, bbox: $0, opacity: style.fillOpacity, style: style) }
-            } else if let server = doc.ids[id], server.name == "pattern" {
+            } else if let server, server.name == "pattern" {
                 ctx.saveGState()
                 defer { ctx.restoreGState() }
                 ctx.clip(to: path, using: style.fillRule)
@@ -460,6 +462,22 @@ final class SVGRenderer {
                 }
             }
         }
+    }
+
+    /// The paint server `id` names when it can paint: nil for a missing element or one that is
+    /// no paint server, a gradient without stops, or bounding-box units on a box without width
+    /// or height (the paint's fallback paints then, or nothing).
+    func paintServer(_ id: String, bbox: Rect?) throws -> SVGNode? {
+        guard let s = doc.ids[id], ["linearGradient", "radialGradient", "pattern"].contains(s.name) else { return nil }
+        let boxUnits: Bool
+        if s.name == "pattern" {
+            boxUnits = patternAttribute(s, "patternUnits") != "userSpaceOnUse" || patternAttribute(s, "patternContentUnits") == "objectBoundingBox"
+        } else {
+            guard !gradientStops(s).isEmpty else { return nil }
+            boxUnits = gradientAttribute(s, "gradientUnits") != "userSpaceOnUse"
+        }
+        if boxUnits { guard let b = bbox, b.width > 0, b.height > 0 else { return nil } }
+        return s
     }
 
     /// A paint server drawn in `space` (the user space and bounding box of a context element,
@@ -505,7 +523,7 @@ final class SVGRenderer {
         case .color(let c): color = c
         case .currentColor: color = style.color
         case .server(let id, let fallback):
-            if let s = doc.ids[id], s.name == "linearGradient" || s.name == "radialGradient" || s.name == "pattern" { server = s } else if let fallback {
+            if let s = try paintServer(id, bbox: style.strokeSpace?.bbox() ?? bbox) { server = s } else if let fallback {
                 switch fallback {
                 case .none: return
                 case .color(let c): color = c

@@ -162,6 +162,8 @@ func parseColor(_ raw: String) -> Color? {
         switch fn {
         case "rgb", "rgba":
             guard comps.count == 3 || comps.count == 4 else { return nil }
+            // The three channels are all numbers or all percentages.
+            guard comps[0].1 == comps[1].1, comps[1].1 == comps[2].1 else { return nil }
             func ch(_ c: (Double, Bool)) -> Double { clamp(c.1 ? c.0 / 100 : c.0 / 255) }
             return Color(red: ch(comps[0]), green: ch(comps[1]), blue: ch(comps[2]), alpha: alpha(3))
         case "hsl", "hsla":
