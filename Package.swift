@@ -93,7 +93,8 @@ let package = Package(
         .target(
             name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
             path: "Sources/PenumbraText"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSVG",
+                                               "CMallocStats"],
                 path: "Sources/Penumbra"),
         // SVG in: documents drawn with the GraphicsContext's calls (docs/svg.md).
         .target(name: "PenumbraSVG", dependencies: ["PenumbraCore", "CLibXML2", "CLibDeflate"], path: "Sources/PenumbraSVG"),
