@@ -88,6 +88,19 @@ final class SVGSceneImageTests: XCTestCase {
         XCTAssertEqual(S.pixel(b, 98, 50), [0, 0, 255, 255])
     }
 
+    func testAFilterChainTakesTheRasterizationAtTheImagesScale() throws {
+        // The colour matrix swaps red and blue; its input is the drawing's pixels at scale 3.
+        let s = try scene("""
+            {"logo": {"path": "art/halves.svg", "scale": 3},
+             "swapped": {"input": "logo", "filters": [{"filter": "colorMatrix", "r": [0, 0, 1, 0], "g": [0, 1, 0, 0], "b": [1, 0, 0, 0]}]}}
+            """, "{\"op\": \"drawImage\", \"image\": \"swapped\", \"rect\": [0, 0, 30, 30]}", size: 30)
+        XCTAssertEqual(s.images["logo"]?.bitmap.width, 30)
+        XCTAssertNil(s.images["swapped"]?.vector, "a filter's output is pixels")
+        let b = try render(s)
+        XCTAssertEqual(S.pixel(b, 5, 15), [0, 0, 255, 255])
+        XCTAssertEqual(S.pixel(b, 25, 15), [255, 0, 0, 255])
+    }
+
     func testImageViewsDrawVectorsToo() throws {
         let s = try scene("{\"logo\": \"art/halves.svg\"}",
                           "{\"op\": \"drawView\", \"view\": {\"type\": \"imageView\", \"frame\": [0, 0, 100, 100], \"image\": \"logo\"}}")
