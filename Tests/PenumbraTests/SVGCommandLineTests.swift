@@ -34,7 +34,7 @@ extension CommandLineTests {
         XCTAssertEqual(bitmap[15, 12], SIMD4(0, 0, 255, 255))
 
         let big = temp.appendingPathComponent("big.svg")
-        FileManager.default.createFile(atPath: big.path, contents: Data("<svg xmlns='http://www.w3.org/2000/svg'>".utf8)
+        _ = FileManager.default.createFile(atPath: big.path, contents: Data("<svg xmlns='http://www.w3.org/2000/svg'>".utf8)
             + Data(repeating: 0x20, count: 70 << 20))
         let bomb = temp.appendingPathComponent("bomb.svgz").path
         try gzip(big.path, to: bomb)
