@@ -131,6 +131,23 @@ final class SVGSceneImageTests: XCTestCase {
         assertSceneError("{\"logo\": \"bomb.svgz\"}", contains: "inflates to more than")
     }
 
+    func testAHeavyDocumentDrawnManyTimesRunsIntoTheGeometryBudget() throws {
+        // 2,000 points a draw, 200 draws, a budget of 20,000 points: refused naming the op that
+        // ran over, and the draws after it are not replayed.
+        let points = (0..<2000).map { "\($0 % 100),\($0 / 20)" }.joined(separator: " ")
+        try Data("<svg xmlns='http://www.w3.org/2000/svg' width='100' height='100'><polygon points='\(points)'/></svg>".utf8)
+            .write(to: folder.appendingPathComponent("heavy.svg"))
+        var limits = ResourceLimits.default
+        limits.maxGeometryPoints = 20_000
+        let ops = Array(repeating: "{\"op\": \"drawImage\", \"image\": \"logo\", \"rect\": [0, 0, 100, 100]}", count: 200).joined(separator: ",")
+        let json = "{\"format\": \"penumbra-scene\", \"version\": 1, \"size\": [100, 100], \"images\": {\"logo\": \"heavy.svg\"}, \"ops\": [\(ops)]}"
+        let scene = try Scene.decode(json, baseDirectory: folder.path, limits: limits, environment: .standard)
+        XCTAssertThrowsError(try scene.displayList()) { error in
+            XCTAssertTrue("\(error)".contains("geometry budget"), "\(error)")
+            XCTAssertTrue((error as? SceneError)?.location.hasPrefix("ops[") ?? false, "\(error)")
+        }
+    }
+
     func testReferencesStayInsideTheScenesFolder() throws {
         // A PNG beside the scene's folder, reached by `..` from an SVG inside it.
         let outside = folder.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString).png")

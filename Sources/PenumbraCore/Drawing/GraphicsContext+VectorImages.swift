@@ -11,12 +11,19 @@
 //   template: sourceIn fill of the rect with the tint (the tint with the drawing's alpha)
 //   end the layer; restore
 //
+// Once the context's geometry budget has run out or the render is cancelled, a vector image
+// draws nothing (the recording is refused or abandoned anyway), so a scene that draws a heavy
+// document many times costs at most what fits the budget.
+//
 // Nine-slice images draw their bitmap: their caps are pixels of the drawing at its natural
 // size at the image's scale (docs/svg.md, "SVG images in scenes").
 
 extension GraphicsContext {
     /// Replays `vector` (the drawing of `image`) into `rect`, for `draw(_:in:...)`.
     func drawVector(_ vector: VectorContent, of image: Image, in rect: Rect, blendMode: BlendMode?, alpha: Double) {
+        // Past the geometry budget everything more is dropped and the recording refused, and a
+        // cancelled render is abandoned: a heavy drawing is not replayed again for nothing.
+        guard geometryOverflow == nil, !RenderCancellation.currentIsCancelled else { return }
         let full = vector.fullSize
         let shown = vector.crop ?? Rect(x: 0, y: 0, width: full.width, height: full.height)
         guard full.width > 0, full.height > 0, shown.width > 0, shown.height > 0 else { return }
