@@ -93,10 +93,11 @@ let package = Package(
         .target(
             name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
             path: "Sources/PenumbraText"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "CMallocStats"],
+        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSVG",
+                                               "CMallocStats"],
                 path: "Sources/Penumbra"),
         // SVG in: documents drawn with the GraphicsContext's calls (docs/svg.md).
-        .target(name: "PenumbraSVG", dependencies: ["PenumbraCore", "CLibXML2"], path: "Sources/PenumbraSVG"),
+        .target(name: "PenumbraSVG", dependencies: ["PenumbraCore", "CLibXML2", "CLibDeflate"], path: "Sources/PenumbraSVG"),
         .target(name: "PenumbraUI", dependencies: ["Penumbra", "PenumbraText"], path: "Sources/PenumbraUI"),
         .target(name: "PenumbraSnapshotTesting",
                 dependencies: ["Penumbra", "PenumbraUI", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport",
                                                       "PenumbraSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
                     path: "Tests/PenumbraUITests", exclude: ["__Snapshots__"]),
-        .testTarget(name: "PenumbraSVGTests", dependencies: ["PenumbraSVG", "Penumbra", "PenumbraCPU", "PenumbraTestSupport"],
+        .testTarget(name: "PenumbraSVGTests", dependencies: ["PenumbraSVG", "Penumbra", "PenumbraCPU", "PenumbraTestSupport", "CLibDeflate"],
                     path: "Tests/PenumbraSVGTests"),
         .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
         .testTarget(name: "PenumbraSnapshotTestingTests",

@@ -536,3 +536,16 @@ scene("views-blur", [480, 360], [draw_view({"type": "imageView", "frame": [0, 0,
                   {"type": "visualEffect", "effect": "vibrancy", "style": "dark", "frame": [16, 56, 232, 96], "subviews": [
                       label([0, 0, 232, 96], "Vibrancy", 44, font={"weight": 700}, textAlignment="center")]}]}]})],
     scale=1, background="#000000", images={"photo": "images/photo.jpg"})
+
+# svg-logo: an SVG image (images/logo.svg, 48 x 48 points) drawn as vectors at its own size, at 4x
+# and 8x its size (sharp at every size: no bitmap is scaled), and as a template image in a tint.
+scene("svg-logo", [560, 420], [
+    {"op": "drawImage", "image": "logo", "at": [16, 16]},
+    {"op": "drawImage", "image": "logo", "rect": [80, 16, 192, 192]},
+    {"op": "drawImage", "image": "logo", "rect": [16, 224, 48, 48], "renderingMode": "template", "tint": "#3949AB"},
+    {"op": "setShadow", "offset": [4, 6], "blur": 8},
+    {"op": "drawImage", "image": "logo", "rect": [288, 16, 256, 256], "alpha": 0.9},
+    {"op": "clearShadow"},
+    {"op": "drawImage", "image": "logo", "rect": [288, 288, 256, 112], "contentMode": "scaleAspectFit"},
+    {"op": "drawImage", "image": "logo", "rect": [80, 224, 192, 176], "crop": [24, 0, 24, 48], "contentMode": "scaleAspectFit"}],
+    background="#FFFFFF", images={"logo": "images/logo.svg"})

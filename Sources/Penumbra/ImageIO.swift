@@ -2,11 +2,12 @@
 // WebP and GIF and the lcms2 colour manager behind the core's ImageDecoder
 // and ColorManaging protocols; this file puts them beside the core's PNG
 // decoder as `ImageCodecs.standard`, gives scenes the CPU reference renderer
-// for offscreen images (`SceneEnvironment.standard`), and adds the UIImage
+// for offscreen images and PenumbraSVG's SVG images (`SceneEnvironment.standard`), and adds the UIImage
 // entry points that read files: `Image(data:)`, `Image(contentsOf:)`,
 // `Image.named(_:in:scale:)`, `image.withOrientation(_:)`.
 @_exported import PenumbraIO
 import PenumbraCPU
+import PenumbraSVG
 import Foundation
 
 extension ImageCodecs {
@@ -16,9 +17,14 @@ extension ImageCodecs {
 }
 
 extension SceneEnvironment {
-    /// Every codec, the CPU reference renderer for offscreen images and filters, and the text engine.
-    public static let standard = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
-                                                  textEngine: TextEngines.standard, filterServices: .cpu)
+    /// Every codec, the CPU reference renderer for offscreen images and filters, the text engine,
+    /// and SVG images (`.svg`, `.svgz`, `data:image/svg+xml;base64,`) drawn as vectors.
+    public static let standard: SceneEnvironment = {
+        var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
+                                           textEngine: TextEngines.standard, filterServices: .cpu)
+        environment.vectorImages = [.svg]
+        return environment
+    }()
 }
 
 extension Image {

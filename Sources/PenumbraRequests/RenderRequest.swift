@@ -1,5 +1,5 @@
 // RenderRequest: a POST body (or a signed GET's scene) turned into what a
-// worker needs: the scene's JSON, where its images come from, and the
+// worker needs: the scene's JSON (or an SVG document's bytes), where its images come from, and the
 // options. Checking the media type and splitting a multipart form happen
 // here, on the caller's thread (cheap, linear in the body); decoding the
 // scene (JSON, PNGs) happens in `displayList()`, which the server runs on a
@@ -17,14 +17,17 @@ package struct RenderRequest: Sendable {
     package var options: RenderOptions
     /// Scene limits.
     package var limits: ResourceLimits
+    /// The media type of a vector document sent as the whole body (`image/svg+xml`); nil: a scene.
+    package var documentType: String?
 
     /// A request from its parts.
     package init(scene: [UInt8], sources: ImageSources, options: RenderOptions, limits: ResourceLimits) {
         self.scene = scene; self.sources = sources; self.options = options; self.limits = limits
     }
 
-    /// Reads a POST body by its media type: `application/json` (the scene) or
-    /// `multipart/form-data` (a `scene` part and image parts named as `part:NAME`); any other is 415.
+    /// Reads a POST body by its media type: `application/json` (the scene),
+    /// `multipart/form-data` (a `scene` part and image parts named as `part:NAME`) or
+    /// `image/svg+xml` (a document drawn at its own size, RenderRequest+Document.swift); any other is 415.
     /// Paths resolve inside `assets`; without it, a path is rejected.
     package static func parse(body: [UInt8], contentType: String?, options: RenderOptions, assets: String?,
                              limits: ResourceLimits) throws -> RenderRequest {
@@ -42,17 +45,22 @@ package struct RenderRequest: Sendable {
             guard let scene else { throw RequestError(400, "the form has no part named scene", place: "parts.scene") }
             return RenderRequest(scene: scene, sources: ImageSources(baseDirectory: assets, parts: files),
                                  options: options, limits: limits)
+        case "image/svg+xml":
+            var request = RenderRequest(scene: body, sources: ImageSources(baseDirectory: assets), options: options, limits: limits)
+            request.documentType = mediaType
+            return request
         case "":
-            throw RequestError(415, "no Content-Type; send application/json or multipart/form-data", place: "content-type")
+            throw RequestError(415, "no Content-Type; send application/json, multipart/form-data or image/svg+xml", place: "content-type")
         default:
-            throw RequestError(415, "unsupported media type \(RequestError.quote(mediaType)); send application/json or multipart/form-data",
-                               place: "content-type")
+            throw RequestError(415, "unsupported media type \(RequestError.quote(mediaType)); send application/json, multipart/form-data "
+                               + "or image/svg+xml", place: "content-type")
         }
     }
 
     /// Decodes the scene at the request's `time` and records its display list, with the codecs and
     /// offscreen renderer of `environment`; a rejected scene is a 400 naming its place.
     package func displayList(environment: SceneEnvironment = .core) throws -> DisplayList {
+        if let documentType { return try documentDisplayList(mediaType: documentType, environment: environment) }
         do {
             return try Scene.decode(scene, sources: sources, limits: limits, scale: options.scale, time: options.time,
                                     environment: environment).displayList()

@@ -47,7 +47,7 @@ public struct SVGDocument: @unchecked Sendable {
     /// How deep inside other documents' `image` elements this one is drawn.
     var nesting = 0
 
-    /// Parses `bytes` (UTF-8 XML). Relative references (`image` files) resolve in
+    /// Parses `bytes` (UTF-8 XML, or gzip-compressed XML, `.svgz`, inflated up to 64 MiB). Relative references (`image` files) resolve in
     /// `baseDirectory` (the document's folder) and must stay inside `assetsDirectory` (by default
     /// `baseDirectory`); nil for both refuses every file reference. URLs are never fetched.
     /// `codecs` decode embedded and referenced images. Throws `SVGError` naming the element at
@@ -63,7 +63,8 @@ public struct SVGDocument: @unchecked Sendable {
         self.baseDirectory = baseDirectory
         self.assetsDirectory = assetsDirectory ?? baseDirectory
         self.codecs = codecs
-        root = try SVGXML.parse(bytes, limits: limits)
+        let xml = SVGGzip.isGzip(bytes) ? try SVGGzip.inflate(bytes, maxBytes: limits.maxDocumentBytes) : bytes
+        root = try SVGXML.parse(xml, limits: limits)
         var ids: [String: SVGNode] = [:]
         func collect(_ n: SVGNode) {
             if let id = n.attributes["id"], ids[id] == nil { ids[id] = n }

@@ -72,7 +72,7 @@ extension SVGRenderer {
             bytes = try readConfined(href, node: node)
             isSVG = lower.hasSuffix(".svg") || lower.hasSuffix(".svgz")
         }
-        let looksSVG = isSVG || bytes.prefix(256).contains(UInt8(ascii: "<"))
+        let looksSVG = isSVG || SVGGzip.isGzip(bytes) || bytes.prefix(256).contains(UInt8(ascii: "<"))
         if looksSVG, (try? doc.codecs.decoder(for: bytes)) == nil {
             guard doc.nesting < 2 else { throw SVGError(element: node.label, message: "SVG images nested too deeply") }
             let folder = lower.hasPrefix("data:") ? doc.baseDirectory

@@ -1,7 +1,7 @@
 // SVG documents drawn by PenumbraSVG render byte-identically on the CPU and the GPU: the
 // reader emits only GraphicsContext calls, so these check the calls it uses together (gradient
 // fills under clips, stroked gradients through source-in layers, multi-shape clips through
-// destination-out layers, patterns, group opacity, dashes and joins).
+// destination-out layers, patterns, group opacity, dashes and joins), and an SVG image in a scene.
 import Foundation
 import XCTest
 import Penumbra
@@ -56,6 +56,14 @@ final class SVGParityTests: XCTestCase {
         </svg>
         """),
     ]
+
+    /// Examples/svg-logo.json: an SVG image of a scene drawn as vectors at several sizes, tinted,
+    /// cropped, with alpha and a shadow (GraphicsContext+VectorImages.swift).
+    func testTheSVGLogoExampleIsByteIdenticalOnBothRenderers() throws {
+        let gpu = try GPUTestSupport.renderer()
+        let list = try GPUTestSupport.loadScene(GPUTestSupport.examples.appendingPathComponent("svg-logo.json")).displayList()
+        try GPUTestSupport.assertParity(list, name: "svg-logo", gpu: gpu)
+    }
 
     func testSVGDocumentsAreByteIdenticalOnBothRenderers() throws {
         let gpu = try GPUTestSupport.renderer()

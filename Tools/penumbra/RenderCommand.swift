@@ -1,5 +1,5 @@
 // `penumbra render SCENE.json -o OUT [--backend auto|cpu|gpu] [--scale S] [--time T] [--format png|jpeg|webp] [--quality Q]`
-// `penumbra render DRAWING.svg -o OUT [--width W] [--height H] [--scale S] [--assets DIR]`: an SVG document
+// `penumbra render DRAWING.svg[z] -o OUT [--width W] [--height H] [--scale S] [--assets DIR]`: an SVG document
 // (by its extension) drawn at W x H points (its own size when not given), RenderCommand+SVG.swift.
 import ArgumentParser
 import Foundation
@@ -12,7 +12,7 @@ struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render", abstract: "Render one scene to a PNG, JPEG or WebP file.")
 
-    @Argument(help: "The scene file (JSON) or an SVG document (.svg), or - for standard input (a scene).")
+    @Argument(help: "The scene file (JSON) or an SVG document (.svg, .svgz), or - for standard input (a scene).")
     var scene: String
     @Option(name: .shortAndLong, help: "The image to write (.png, .jpg, .webp), or - for standard output.")
     var output: String
@@ -32,8 +32,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "SVG only: the height in points to draw the document at (default: its own; the width follows the aspect ratio when not given).")
     var height: Double?
 
-    /// True when the input is an SVG document (by its extension).
-    var isSVG: Bool { scene.lowercased().hasSuffix(".svg") }
+    /// True when the input is an SVG document (by its extension: .svg, or .svgz gzip-compressed).
+    var isSVG: Bool { scene.lowercased().hasSuffix(".svg") || scene.lowercased().hasSuffix(".svgz") }
 
     func validate() throws {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number") }

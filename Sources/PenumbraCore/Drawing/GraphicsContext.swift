@@ -199,11 +199,14 @@ public final class GraphicsContext {
     // MARK: Drawing images (UIImage drawInRect:blendMode:alpha:, drawAtPoint:)
 
     /// Draws the image into `rect` (user space), with the image's own attributes (slicing,
-    /// rendering mode, flip). `blendMode`, `alpha` and `interpolation` apply to this call only,
+    /// rendering mode, flip). An SVG image (from a scene) is drawn as vectors, except with slicing. `blendMode`, `alpha` and `interpolation` apply to this call only,
     /// shadow included (the state's interpolation quality when nil).
     public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1,
                      interpolation: ImageInterpolation? = nil) {
         guard state.ctm.isInvertible, !rect.isEmpty, image.bitmap.width > 0, image.bitmap.height > 0 else { return }
+        if let vector = image.vector, image.slicing == nil {
+            return drawVector(vector, of: image, in: rect.standardized, blendMode: blendMode, alpha: alpha)
+        }
         let tint: Color? = image.renderingMode == .template ? (image.tint ?? .black) : nil
         let draw = ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: state.ctm, rect: rect.standardized,
                              slicing: image.slicing, tint: tint, flippedHorizontally: image.isFlippedHorizontally,

@@ -23,6 +23,9 @@ public struct Image: Hashable, Sendable {
     /// An image view mirrors it in a right-to-left layout
     /// (UIImage.imageFlippedForRightToLeftLayoutDirection); drawing it in a context does not.
     public var flipsForRightToLeftLayoutDirection = false
+    /// The drawing this image shows instead of its pixels where a draw allows it (an SVG image;
+    /// VectorImage.swift); the bitmap is its rasterization for draws that need pixels.
+    package var vector: VectorContent? = nil
 
     /// Wraps a bitmap; `scale` is pixels per point.
     public init(bitmap: Bitmap, scale: Double = 1) {
@@ -66,6 +69,10 @@ public struct Image: Hashable, Sendable {
         }
         var copy = self
         copy.bitmap = Bitmap(width: w, height: h, pixels: out)
+        if let vector {
+            let shown = vector.crop?.origin ?? Point(x: 0, y: 0)
+            copy.vector?.crop = Rect(x: shown.x + r.minX / scale, y: shown.y + r.minY / scale, width: r.width / scale, height: r.height / scale)
+        }
         return copy
     }
 }

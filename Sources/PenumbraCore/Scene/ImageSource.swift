@@ -1,6 +1,6 @@
 // ImageSource: where an image's bytes come from. A source is either a
 // `data:image/png;base64,...` URI (or image/apng, image/jpeg, image/webp,
-// image/gif; the media type is not trusted: the bytes are sniffed) (strict base64: standard alphabet, padded,
+// image/gif, or image/svg+xml for a vector image; the media type is not trusted: the bytes are sniffed) (strict base64: standard alphabet, padded,
 // no whitespace) or a path relative to the scene's folder that must stay
 // inside it: absolute paths are refused, `..` may not climb above the
 // folder (checked on the text first, so the answer does not depend on what
@@ -53,7 +53,7 @@ enum ImageSource {
     struct Failure: Error { var message: String }
 
     /// The data URI prefixes accepted, lowercase.
-    static let dataURIPrefixes = ["png", "apng", "jpeg", "webp", "gif"].map { "data:image/\($0);base64," }
+    static let dataURIPrefixes = ["png", "apng", "jpeg", "webp", "gif", "svg+xml"].map { "data:image/\($0);base64," }
 
     /// The length of the accepted prefix `source` starts with (case-insensitively), if any.
     static func dataURIPrefixLength(_ source: String) -> Int? {
@@ -71,7 +71,7 @@ enum ImageSource {
             guard dataURIPrefixLength(source) != nil else {
                 let head = source.split(separator: ",", maxSplits: 1).first.map(String.init) ?? source
                 return "unsupported data URI \(SceneText.quote(head)): only \"data:image/png;base64,\", "
-                    + "image/apng, image/jpeg, image/webp and image/gif are accepted"
+                    + "image/apng, image/jpeg, image/webp, image/gif and image/svg+xml are accepted"
             }
             return nil
         }

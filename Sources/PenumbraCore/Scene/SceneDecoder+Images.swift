@@ -153,6 +153,9 @@ extension SceneDecoder {
 
         let image: Image
         switch declaration.form {
+        case .file(let source, let scale, _) where vectorDecoder(for: source) != nil:
+            image = try loadVector(source, decoder: vectorDecoder(for: source)!, scale: scale ?? ImageSource.impliedScale(source) ?? self.scale,
+                                   fail: fail)
         case .file(let source, let scale, let orientation):
             let s = scale ?? ImageSource.impliedScale(source) ?? 1
             let loaded = try loadFile(source, orientation: orientation, animated: true,

@@ -32,6 +32,8 @@ struct SceneDecoder {
     var loadedImages: [String: Image] = [:]
     /// Decoded files by source identity (a file's real path or a data URI), shared between names.
     var filesBySource: [String: LoadedFile] = [:]
+    /// Vector images by source identity and scale (SceneDecoder+VectorImages.swift).
+    var vectorsBySource: [String: Image] = [:]
     /// Shrink-on-load candidates: per image name, its draws (SceneDecoder+ShrinkOnLoad.swift).
     var shrinkDraws: [String: [ShrinkDraw]] = [:]
     /// Filter chains evaluated at their input's shrunk size, their blurs scaled with it.

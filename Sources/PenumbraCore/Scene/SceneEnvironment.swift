@@ -3,7 +3,7 @@
 // files and the renderer that draws offscreen images (`{ "size", "ops" }`)
 // come from the caller, and so does the text engine (PenumbraText); the public
 // Penumbra target supplies every codec, the CPU renderer and the text engine
-// as `SceneEnvironment.standard`.
+// as `SceneEnvironment.standard`, with PenumbraSVG's reader of SVG images.
 
 /// Codecs, the offscreen renderer and the text engine a scene decoder uses.
 public struct SceneEnvironment: Sendable {
@@ -19,6 +19,9 @@ public struct SceneEnvironment: Sendable {
     /// (a GPU renderer's passes: FilterGraphRendering), called on the decoding thread with the
     /// node, the region and the pixel limit; nil: FilterEvaluator.
     package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
+    /// Readers of vector image formats (SVG), tried in order for each file or data URI of
+    /// `images` (VectorImage.swift); none: such sources are read by `codecs`.
+    package var vectorImages: [VectorImageDecoder] = []
 
     /// An environment without filters (`standard` has them).
     package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
