@@ -7,16 +7,29 @@ import PenumbraCore
 extension SVGRenderer {
     // MARK: Clip paths
 
-    /// The clip's shapes in the current user space, or nil when the reference is invalid (the
-    /// element is then not rendered).
-    func clipShapes(_ value: String, for node: SVGNode, style: SVGStyle) throws -> [(Path, FillRule)]? {
-        guard value.hasPrefix("url("), let close = value.firstIndex(of: ")") else { return nil }
+    /// What a `clip-path` value does to an element.
+    enum ClipOutcome {
+        /// No clip: the value names no clipPath, or one that reaches itself through clip-path
+        /// references (the reference is dropped, as resvg and browsers do).
+        case none
+        /// Keep the element inside the union of these shapes (none: nothing is drawn).
+        case shapes([(Path, FillRule)])
+        /// The clip is malformed: the element is not rendered.
+        case invalid
+    }
+
+    /// The clip's shapes in the current user space (see ClipOutcome).
+    func clipOutcome(_ value: String, for node: SVGNode, style: SVGStyle) throws -> ClipOutcome {
+        guard value.hasPrefix("url("), let close = value.firstIndex(of: ")") else { return .invalid }
         var ref = String(value[value.index(value.startIndex, offsetBy: 4)..<close]).trimmingCharacters()
         if ref.count >= 2, ref.first == "'" || ref.first == "\"" { ref = String(ref.dropFirst().dropLast()) }
-        guard ref.hasPrefix("#"), let clip = doc.ids[String(ref.dropFirst())], clip.name == "clipPath" else { return nil }
-        // A clip that reaches itself through clip-path references is invalid: nothing is drawn.
+        guard ref.hasPrefix("#"), let clip = doc.ids[String(ref.dropFirst())], clip.name == "clipPath" else { return .none }
         let key = ObjectIdentifier(clip)
-        guard !activeClips.contains(key) else { return nil }
+        guard !activeClips.contains(key) else { return .none }
+        return try clipShapes(clip, key: key, for: node, style: style).map { .shapes($0) } ?? .invalid
+    }
+
+    private func clipShapes(_ clip: SVGNode, key: ObjectIdentifier, for node: SVGNode, style: SVGStyle) throws -> [(Path, FillRule)]? {
         activeClips.insert(key)
         defer { activeClips.remove(key) }
         guard var base = parseTransform(clip.attributes["transform"]).map({ about(clip, $0) }) else { return nil }
@@ -25,9 +38,14 @@ extension SVGRenderer {
             base = AffineTransform(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY).concatenating(base)
         }
         // A clip-path on the clipPath itself: intersected as a context clip.
-        if let inner = clip.declared["clip-path"], inner != "none", inner != value {
-            guard let shapes = try clipShapes(inner, for: node, style: style) else { return nil }
-            if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
+        if let inner = clip.declared["clip-path"], inner != "none" {
+            switch try clipOutcome(inner, for: node, style: style) {
+            case .none: break
+            case .invalid: return nil
+            case .shapes(let shapes):
+                if shapes.isEmpty { return [] }
+                if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) }
+            }
         }
         let clipStyle = inheritedStyle(of: clip)
         var out: [(Path, FillRule)] = []

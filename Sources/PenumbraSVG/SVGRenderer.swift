@@ -162,13 +162,12 @@ final class SVGRenderer {
         guard ctx.ctm.isInvertible else { return }
         var multiClip: [(Path, FillRule)]?
         if let clip = node.declared["clip-path"], clip != "none" {
-            guard let shapes = try clipShapes(clip, for: node, style: style) else { return }
-            if shapes.count == 1 {
-                ctx.clip(to: shapes[0].0, using: shapes[0].1)
-            } else if shapes.isEmpty {
-                return
-            } else {
-                multiClip = shapes
+            switch try clipOutcome(clip, for: node, style: style) {
+            case .invalid: return
+            case .none: break
+            case .shapes(let shapes):
+                if shapes.isEmpty { return }
+                if shapes.count == 1 { ctx.clip(to: shapes[0].0, using: shapes[0].1) } else { multiClip = shapes }
             }
         }
         var opacity = 1.0
@@ -331,11 +330,11 @@ final class SVGRenderer {
         let a = node.attributes
         switch node.name {
         case "rect":
-            let x = length(node, "x", axis: "x"), y = length(node, "y", axis: "y")
-            let w = length(node, "width", axis: "x"), h = length(node, "height", axis: "y")
+            let x = length(node, "x", axis: "x", style: style), y = length(node, "y", axis: "y", style: style)
+            let w = length(node, "width", axis: "x", style: style), h = length(node, "height", axis: "y", style: style)
             guard w > 0, h > 0 else { return nil }
-            var rx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }
-            var ry = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }
+            var rx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x", fontSize: style.fontSize) }
+            var ry = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y", fontSize: style.fontSize) }
             if let v = rx, v < 0 { rx = nil }
             if let v = ry, v < 0 { ry = nil }
             if rx == nil { rx = ry }
@@ -357,13 +356,13 @@ final class SVGRenderer {
                 path.addRect(Rect(x: x, y: y, width: w, height: h))
             }
         case "circle", "ellipse":
-            let cx = length(node, "cx", axis: "x"), cy = length(node, "cy", axis: "y")
+            let cx = length(node, "cx", axis: "x", style: style), cy = length(node, "cy", axis: "y", style: style)
             var rx: Double, ry: Double
             if node.name == "circle" {
-                rx = length(node, "r", axis: "d"); ry = rx
+                rx = length(node, "r", axis: "d", style: style); ry = rx
             } else {
-                let lx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x") }.flatMap { $0 >= 0 ? $0 : nil }
-                let ly = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y") }.flatMap { $0 >= 0 ? $0 : nil }
+                let lx = SVGLength.parse(a["rx"]).map { resolve($0, axis: "x", fontSize: style.fontSize) }.flatMap { $0 >= 0 ? $0 : nil }
+                let ly = SVGLength.parse(a["ry"]).map { resolve($0, axis: "y", fontSize: style.fontSize) }.flatMap { $0 >= 0 ? $0 : nil }
                 rx = lx ?? ly ?? 0; ry = ly ?? lx ?? 0
                 if a["rx"] == "auto" { rx = ry }
                 if a["ry"] == "auto" { ry = rx }
@@ -376,8 +375,8 @@ final class SVGRenderer {
             path.addEllipticalArc(to: Point(cx + rx, cy), radiusX: rx, radiusY: ry, xAxisRotation: 0, largeArc: false, sweep: true)
             path.closeSubpath()
         case "line":
-            path.move(to: Point(length(node, "x1", axis: "x"), length(node, "y1", axis: "y")))
-            path.addLine(to: Point(length(node, "x2", axis: "x"), length(node, "y2", axis: "y")))
+            path.move(to: Point(length(node, "x1", axis: "x", style: style), length(node, "y1", axis: "y", style: style)))
+            path.addLine(to: Point(length(node, "x2", axis: "x", style: style), length(node, "y2", axis: "y", style: style)))
         case "polyline", "polygon":
             var n = parseNumberList(a["points"] ?? "")
             if n.count % 2 == 1 { n.removeLast() }

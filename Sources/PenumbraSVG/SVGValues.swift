@@ -70,7 +70,7 @@ struct SVGLength {
         sc.skipSpaces()
         guard sc.atEnd else { return nil }
         switch u {
-        case "", "px", "pt", "pc", "mm", "cm", "in", "q", "em", "ex", "%", "vw", "vh", "vmin", "vmax": return SVGLength(value: v, unit: u)
+        case "", "px", "pt", "pc", "mm", "cm", "in", "q", "em", "ex", "ch", "%", "vw", "vh", "vmin", "vmax": return SVGLength(value: v, unit: u)
         default: return nil
         }
     }
@@ -85,7 +85,7 @@ struct SVGLength {
         case "in": return value * 96
         case "q": return value * 96 / 101.6
         case "em": return value * fontSize
-        case "ex": return value * fontSize / 2
+        case "ex", "ch": return value * fontSize / 2 // without the font's metrics, as resvg
         case "%": return value * reference / 100
         default: return value
         }
