@@ -57,6 +57,16 @@ extension Backend {
         }
     }
 
+    /// Whether the machine has a device node a hardware GL driver could open: a DRM node
+    /// (/dev/dri/renderD*, /dev/dri/card*) or NVIDIA's (/dev/nvidia0...).
+    package static var hasGPUDeviceNode: Bool {
+        let fm = FileManager.default
+        let dri = (try? fm.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        if dri.contains(where: { $0.hasPrefix("renderD") || $0.hasPrefix("card") }) { return true }
+        let dev = (try? fm.contentsOfDirectory(atPath: "/dev")) ?? []
+        return dev.contains { $0.hasPrefix("nvidia") && $0.dropFirst(6).allSatisfy(\.isNumber) && $0.count > 6 }
+    }
+
     /// A GPU renderer, or `BackendUnavailable` with the reason. With `hardwareOnly` (what `auto`
     /// asks), a software rasterizer is refused too, found from the GL_RENDERER string before
     /// anything is compiled for it.
@@ -65,6 +75,11 @@ extension Backend {
             throw BackendUnavailable("the GPU is disabled by \(disableGPUVariable)=1")
         }
         if hardwareOnly {
+            // A hardware GL driver opens a device node; without one there is only a software
+            // rasterizer, found without the tens of milliseconds an EGL probe costs each process.
+            guard hasGPUDeviceNode else {
+                throw BackendUnavailable("no GPU device (no /dev/dri or /dev/nvidia* node); --backend gpu uses a software rasterizer")
+            }
             let probed: String
             do { probed = try GPURenderer.probeRendererString() } catch { throw BackendUnavailable("no GPU (\(error))") }
             guard !GPURenderer.isSoftware(probed) else {

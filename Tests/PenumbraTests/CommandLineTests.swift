@@ -155,7 +155,8 @@ extension CommandLineTests {
         let auto = try run(["render", scene, "-o", temp.appendingPathComponent("auto.png").path])
         XCTAssertEqual(auto.status, 0, auto.stderr)
         let software = GPURenderer.isSoftware(try GPURenderer.probeRendererString())
-        XCTAssertTrue(auto.stderr.contains(software ? "auto: rendering on the CPU: the only GL renderer is a software rasterizer"
-                                                    : "auto: rendering on the GPU ("), auto.stderr)
+        let expected = !Backend.hasGPUDeviceNode ? "auto: rendering on the CPU: no GPU device"
+            : software ? "auto: rendering on the CPU: the only GL renderer is a software rasterizer" : "auto: rendering on the GPU ("
+        XCTAssertTrue(auto.stderr.contains(expected), auto.stderr)
     }
 }
