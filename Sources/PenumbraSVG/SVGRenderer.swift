@@ -93,6 +93,7 @@ final class SVGRenderer {
     var activeUses: Set<ObjectIdentifier> = []
     var activePatterns: Set<ObjectIdentifier> = []
     var activeClips: Set<ObjectIdentifier> = []
+    var activeMasks: Set<ObjectIdentifier> = []
     var pathElements = 0
     /// The viewport (width, height) percentages resolve against.
     var viewport = Size(width: 100, height: 100)
@@ -235,6 +236,7 @@ final class SVGRenderer {
             }
         }
         guard ctx.ctm.isInvertible else { return }
+        guard let masks = try masks(for: node, style: style), try masksApply(masks, to: node, style: style) else { return }
         var multiClip: [(Path, FillRule)]?
         if let clip = node.declared["clip-path"], clip != "none" {
             guard let shapes = try clipShapes(clip, for: node, style: style) else { return }
@@ -252,7 +254,7 @@ final class SVGRenderer {
         }
         if opacity == 0 { return }
         let blend = node.declared["mix-blend-mode"].flatMap(blendMode)
-        let needsLayer = opacity < 1 || (blend != nil && blend != .normal) || node.declared["isolation"] == "isolate"
+        let needsLayer = opacity < 1 || (blend != nil && blend != .normal) || node.declared["isolation"] == "isolate" || !masks.isEmpty
         if multiClip != nil {
             ctx.beginTransparencyLayer()
         }
@@ -262,6 +264,7 @@ final class SVGRenderer {
             ctx.beginTransparencyLayer()
         }
         try content()
+        if !masks.isEmpty { try apply(masks, to: node, style: style) }
         if needsLayer { ctx.endTransparencyLayer() }
         if let multiClip {
             // Keep the content only inside the union of the clip shapes: a layer that is opaque
