@@ -5,6 +5,8 @@
 int div255(int x) { int t = x + 128; return (t + (t >> 8)) >> 8; }
 ivec4 div255(ivec4 x) { ivec4 t = x + 128; return (t + (t >> 8)) >> 8; }
 int roundQ12(int x) { return (x + 2048) >> 12; }
+// Fixed.luminanceAlpha (LuminanceMask.swift): a premultiplied U8 pixel's Rec. 709 luminance.
+int luminanceAlpha(ivec4 c) { return div255(54 * c.x + 183 * c.y + 18 * c.z); }
 ivec4 roundQ12(ivec4 x) { return (x + 2048) >> 12; }
 
 // a / b truncated towards zero for b > 0, on magnitudes.

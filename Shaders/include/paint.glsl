@@ -20,7 +20,7 @@ layout(std140, binding = BLOCK_PAINT) uniform PaintBlock {
     ivec4 uSolid8;             // a solid paint, U8 premultiplied
     ivec4 uTint8;              // a template image's tint, U8 premultiplied
     ivec4 uPlacedRect;         // placed pixels: their size in .zw
-    ivec4 uPaintInfo;          // paint kind (generic program), has tint, nearest, stop count
+    ivec4 uPaintInfo;          // paint kind (generic program), has tint (placed: luminance to alpha), nearest, stop count
     ivec4 uGradientInfo;       // extend start, extend end, radial A24
     ivec4 uRadialGeometry;     // cd.x, cd.y, r0, dr (Q16)
     uvec4 uDistance[6];
@@ -178,6 +178,8 @@ ivec4 paint8(ivec2 p, inout int coverage) {
     if (PAINT_KIND == PAINT_IMAGE || PAINT_KIND == PAINT_PLACED) {
         ivec4 c = imageSample(p);
         if (PAINT_KIND == PAINT_IMAGE && uPaintInfo.y != 0) return div255(uTint8 * c.w);
+        // A layer composited as a luminance mask (LuminanceMask.swift).
+        if (PAINT_KIND == PAINT_PLACED && uPaintInfo.y != 0) return ivec4(0, 0, 0, luminanceAlpha(c));
         return c;
     }
     if (PAINT_KIND == PAINT_LINEAR) {

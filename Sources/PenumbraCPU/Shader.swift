@@ -46,7 +46,8 @@ func makeShader(_ paint: PaintPlan, placed: Bitmap? = nil) -> Shader {
     case .image(let image): return ImageShader(image)
     case .placed(let p):
         guard let placed else { preconditionFailure("a placed paint without its pixels") }
-        return ImageShader(p, pixels: placed)
+        let shader = ImageShader(p, pixels: placed)
+        return p.luminanceToAlpha ? LuminanceShader(base: shader) : shader
     case .linearGradient(let g): return LinearGradientShader(g)
     case .radialGradient(let g): return RadialGradientShader(g)
     }
@@ -65,5 +66,18 @@ struct SolidShader: Shader {
                     alpha: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<SIMD4<UInt8>>) {
         let a = color8.w
         for i in 0..<count where coverage[i] > 0 { alpha[i] = CoverageMask.product(coverage[i], a) }
+    }
+}
+
+/// A layer composited as a luminance mask (LuminanceMask.swift): the layer's colours, each read
+/// as (0, 0, 0, Fixed.luminanceAlpha), as paint.glsl reads them after its sample.
+struct LuminanceShader: Shader {
+    let base: ImageShader
+    func shade(y: Int, x0: Int, count: Int,
+               colors: UnsafeMutablePointer<SIMD4<UInt8>>, coverage: UnsafeMutablePointer<UInt8>) {
+        base.shade(y: y, x0: x0, count: count, colors: colors, coverage: coverage)
+        for i in 0..<count where coverage[i] > 0 {
+            colors[i] = SIMD4<UInt8>(0, 0, 0, Fixed.luminanceAlpha(colors[i]))
+        }
     }
 }

@@ -69,6 +69,7 @@ struct GPUPaint {
             block.set(placed.sampling)
             block.placedRect = SIMD4<Int32>(Int32(placed.frame.x), Int32(placed.frame.y),
                                             Int32(placed.frame.width), Int32(placed.frame.height))
+            block.info.y = placed.luminanceToAlpha ? 1 : 0
         case .linearGradient(let g):
             block.info.w = Int32(g.ramp.offsets.count)
             // None draws nothing: t = -1 before an unextended start.

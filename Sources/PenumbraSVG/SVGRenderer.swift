@@ -12,6 +12,7 @@ final class SVGRenderer {
     var activePatterns: Set<ObjectIdentifier> = []
     var activeClips: Set<ObjectIdentifier> = []
     var activeMarkers: Set<ObjectIdentifier> = []
+    var activeMasks: Set<ObjectIdentifier> = []
     var pathElements = 0
     /// The viewport (width, height) percentages resolve against.
     var viewport = Size(width: 100, height: 100)
@@ -160,6 +161,7 @@ final class SVGRenderer {
             }
         }
         guard ctx.ctm.isInvertible else { return }
+        guard let masks = try masks(for: node, style: style), try masksApply(masks, to: node, style: style) else { return }
         var multiClip: [(Path, FillRule)]?
         if let clip = node.declared["clip-path"], clip != "none" {
             switch try clipOutcome(clip, for: node, style: style) {
@@ -176,7 +178,7 @@ final class SVGRenderer {
         }
         if opacity == 0 { return }
         let blend = node.declared["mix-blend-mode"].flatMap(blendMode)
-        let needsLayer = opacity < 1 || (blend != nil && blend != .normal) || node.declared["isolation"] == "isolate"
+        let needsLayer = opacity < 1 || (blend != nil && blend != .normal) || node.declared["isolation"] == "isolate" || !masks.isEmpty
         if multiClip != nil {
             ctx.beginTransparencyLayer()
         }
@@ -186,6 +188,7 @@ final class SVGRenderer {
             ctx.beginTransparencyLayer()
         }
         try content()
+        if !masks.isEmpty { try apply(masks, to: node, style: style) }
         if needsLayer { ctx.endTransparencyLayer() }
         if let multiClip {
             // Keep the content only inside the union of the clip shapes: a layer that is opaque

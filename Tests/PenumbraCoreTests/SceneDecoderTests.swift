@@ -243,7 +243,7 @@ final class SceneDecoderTests: XCTestCase {
             case .image: return "image"
             case .gradient: return "gradient"
             case .beginLayer: return "begin"
-            case .endLayer: return "end"
+            case .endLayer, .endLayerConvertingLuminanceToAlpha: return "end"
             case .blurBackdrop: return "backdrop"
             case .endLayerMaskingBackdrop: return "mask"
             }

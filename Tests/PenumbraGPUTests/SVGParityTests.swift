@@ -1,7 +1,8 @@
 // SVG documents drawn by PenumbraSVG render byte-identically on the CPU and the GPU: the
 // reader emits only GraphicsContext calls, so these check the calls it uses together (gradient
 // fills under clips, stroked gradients through source-in layers, multi-shape clips through
-// destination-out layers, patterns, group opacity, dashes and joins), and an SVG image in a scene.
+// destination-out layers, patterns, group opacity, dashes and joins, luminance and alpha masks
+// and a mask on a mask, markers with context paint), and an SVG image in a scene.
 import Foundation
 import XCTest
 import Penumbra
@@ -53,6 +54,17 @@ final class SVGParityTests: XCTestCase {
           </marker>
           <path d='M 10 80 C 20 10 60 10 70 50 S 90 90 95 20' fill='url(#g)' fill-opacity='0.4' stroke='teal' stroke-width='3'
                 marker-start='url(#arrow)' marker-mid='url(#arrow)' marker-end='url(#arrow)' paint-order='markers stroke'/>
+        </svg>
+        """),
+        ("masks", """
+        <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100'>
+          <linearGradient id='fade'><stop offset='0' stop-color='white' stop-opacity='0'/><stop offset='1' stop-color='black'/></linearGradient>
+          <linearGradient id='warm'><stop offset='0' stop-color='yellow'/><stop offset='1' stop-color='#a03'/></linearGradient>
+          <mask id='lum'><rect x='5' y='5' width='90' height='40' fill='url(#fade)'/><circle cx='70' cy='25' r='12' fill='gray'/></mask>
+          <mask id='alpha' mask-type='alpha' maskContentUnits='objectBoundingBox'><circle cx='.5' cy='.5' r='.45' fill='url(#warm)' fill-opacity='.7'/></mask>
+          <mask id='outer' mask='url(#alpha)' maskUnits='userSpaceOnUse' x='0' y='50' width='100' height='50'><rect width='100' height='100' fill='url(#warm)'/></mask>
+          <rect width='100' height='50' fill='teal' mask='url(#lum)'/>
+          <g mask='url(#outer)' opacity='.8' transform='rotate(8 50 75)'><rect x='10' y='55' width='80' height='40' fill='navy'/><circle cx='50' cy='75' r='15' fill='orange'/></g>
         </svg>
         """),
     ]

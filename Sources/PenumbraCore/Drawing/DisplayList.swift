@@ -70,6 +70,10 @@
     case beginLayer(CompositeState)
     /// Composites the innermost open layer.
     case endLayer
+    /// Composites the innermost open layer as `endLayer` does, each of its premultiplied pixels
+    /// (r, g, b, a) read as (0, 0, 0, div255(54 r + 183 g + 18 b)): its luminance as alpha
+    /// (LuminanceMask.swift).
+    case endLayerConvertingLuminanceToAlpha
     /// Ends the innermost open layer without compositing it: its alpha (times the clip of its
     /// `beginLayer` state) is the coverage with which the target's pixels below are replaced by
     /// themselves through the filter (BackdropMask.swift). The rest of the `beginLayer` state

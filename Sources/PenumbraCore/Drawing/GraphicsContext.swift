@@ -259,6 +259,14 @@ public final class GraphicsContext {
     /// ignored when no layer is open.
     public func endTransparencyLayer() { endLayer(.endLayer) }
 
+    /// Composites the innermost layer as `endTransparencyLayer()` does, with each of its pixels'
+    /// colour replaced by black and its alpha by the colour's luminance: a premultiplied U8 pixel
+    /// (r, g, b, a) composites as (0, 0, 0, m), m = div255(54 r + 183 g + 18 b) (Rec. 709
+    /// weights summing to 255; docs/ARITHMETIC.md, "Luminance to alpha"). Begun under
+    /// `destinationIn`, the layer is a luminance mask (SVG's `mask`) on what is below. Restores
+    /// the state saved at the layer's beginning; ignored when no layer is open.
+    package func endTransparencyLayerConvertingLuminanceToAlpha() { endLayer(.endLayerConvertingLuminanceToAlpha) }
+
     /// Ends the innermost transparency layer without compositing it: its alpha becomes the mask
     /// with which the pixels of the target below are replaced by themselves through
     /// `colorControls(saturation: filter.saturation, brightness: filter.brightness, contrast: 1)`

@@ -38,8 +38,9 @@ import Synchronization
     case fill(Color)
     case image(ImageDraw)
     case gradient(GradientDraw)
-    /// The composite of the finished layer whose frame this is.
-    case layer(PixelRect)
+    /// The composite of the finished layer whose frame this is (its pixels' luminance as alpha
+    /// with `luminanceToAlpha`: LuminanceMask.swift).
+    case layer(PixelRect, luminanceToAlpha: Bool)
     case backdrop(BackdropBlur)
     /// The finished layer whose frame this is, ended as a mask of the filtered backdrop
     /// (BackdropMask.swift): the draw writes, with its state's `copy` and clip, over the target.
@@ -95,6 +96,8 @@ import Synchronization
                 return .beginLayer(frame)
             case .endLayer:
                 if let draw = closeLayer() { return draw }
+            case .endLayerConvertingLuminanceToAlpha:
+                if let draw = closeLayer(luminanceToAlpha: true) { return draw }
             case .endLayerMaskingBackdrop(let filter):
                 if let draw = closeLayer(maskingBackdropWith: filter) { return draw }
             }
@@ -103,15 +106,17 @@ import Synchronization
         return closeLayer()
     }
 
-    /// The draw that ends the innermost open layer: its composite, or with `filter` the mask of
-    /// the filtered backdrop (whose state is the beginning's clip alone, with `copy`).
-    private mutating func closeLayer(maskingBackdropWith filter: BackdropMaskFilter? = nil) -> SequencedStep? {
+    /// The draw that ends the innermost open layer: its composite (of its luminance as alpha with
+    /// `luminanceToAlpha`), or with `filter` the mask of the filtered backdrop (whose state is
+    /// the beginning's clip alone, with `copy`).
+    private mutating func closeLayer(maskingBackdropWith filter: BackdropMaskFilter? = nil,
+                                     luminanceToAlpha: Bool = false) -> SequencedStep? {
         guard let (below, state) = layers.popLast() else { return nil }
         let layer = frame
         frame = below
         guard let filter else {
             let geometry: DrawGeometry = GraphicsContext.modesKeepingBackdrop.contains(state.blendMode) ? .layer(layer) : .plane
-            return .draw(DrawInput(geometry: geometry, frame: frame, state: state), .layer(layer))
+            return .draw(DrawInput(geometry: geometry, frame: frame, state: state), .layer(layer, luminanceToAlpha: luminanceToAlpha))
         }
         return .draw(DrawInput(geometry: .plane, frame: frame, state: state.maskingBackdrop), .backdropMask(filter, layer: layer))
     }

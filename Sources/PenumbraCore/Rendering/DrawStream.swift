@@ -80,8 +80,10 @@
                 return .draw(lower(planned, input.state) { PaintPlan(image: image, offset: $0) })
             case .gradient(let gradient):
                 return .draw(lower(planned, input.state) { PaintPlan(gradient: gradient, offset: $0) })
-            case .layer(let frame):
-                return .endLayer(lower(planned, input.state) { PaintPlan(placedAt: frame, offset: $0) })
+            case .layer(let frame, let luminanceToAlpha):
+                return .endLayer(lower(planned, input.state) {
+                    PaintPlan(placedAt: frame, offset: $0, luminanceToAlpha: luminanceToAlpha)
+                })
             case .backdrop(let blur):
                 let bounds = blur.shape.bounds.map { PixelRect(enclosing: $0).intersection(input.frame) }
                 guard let bounds, !bounds.isEmpty else {

@@ -3,7 +3,8 @@
 //
 // A layer starts transparent, and a transparent source composited over a
 // transparent destination stays transparent in every blend mode (each
-// mode's result is 0 for a source and a destination of 0). So after its
+// mode's result is 0 for a source and a destination of 0; a layer read as a
+// luminance mask turns (0, 0, 0, 0) into 0 as well). So after its
 // draws, a layer's pixels are transparent outside the union of what those
 // draws can write: an op's coverage bounds and its shadow's reach, within
 // its clip (a gradient without a clip is unbounded), a nested layer's own
@@ -99,7 +100,7 @@
             case .gradient(_, let state): add(state.clip.map { clipExtents[$0] } ?? .unbounded, state)
             case .blurBackdrop(let blur, let state): add(PixelExtent(blur.shape.bounds), state)
             case .beginLayer(let state): open.append((index, state, .empty))
-            case .endLayer: if !open.isEmpty { close() }
+            case .endLayer, .endLayerConvertingLuminanceToAlpha: if !open.isEmpty { close() }
             case .endLayerMaskingBackdrop: if !open.isEmpty { close(maskingBackdrop: true) }
             }
         }

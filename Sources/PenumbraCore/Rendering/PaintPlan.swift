@@ -46,9 +46,11 @@
         }
     }
 
-    /// Renderer-supplied pixels placed 1:1 at `frame`, moved by `offset` device pixels.
-    package init(placedAt frame: PixelRect, offset: Point = .zero) {
-        self = .placed(PlacedPaint(frame: frame, sampling: ImageSamplingPlan(layerFrame: frame, offset: offset)))
+    /// Renderer-supplied pixels placed 1:1 at `frame`, moved by `offset` device pixels; with
+    /// `luminanceToAlpha` each sample reads as (0, 0, 0, its luminance) (LuminanceMask.swift).
+    package init(placedAt frame: PixelRect, offset: Point = .zero, luminanceToAlpha: Bool = false) {
+        self = .placed(PlacedPaint(frame: frame, sampling: ImageSamplingPlan(layerFrame: frame, offset: offset),
+                                   luminanceToAlpha: luminanceToAlpha))
     }
 }
 
@@ -67,6 +69,8 @@
 @usableFromInline package struct PlacedPaint: Sendable {
     @usableFromInline package let frame: PixelRect
     @usableFromInline package let sampling: ImageSamplingPlan
+    /// Each sample (r, g, b, a) reads as (0, 0, 0, Fixed.luminanceAlpha) (LuminanceMask.swift).
+    @usableFromInline package var luminanceToAlpha = false
 }
 
 /// A linear gradient's paint.
