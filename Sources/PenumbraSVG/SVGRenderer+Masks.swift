@@ -133,14 +133,4 @@ extension SVGRenderer {
             ctx.endTransparencyLayerConvertingLuminanceToAlpha()
         }
     }
-
-    /// The style `node` computes from its ancestors in the document (not from where it is used).
-    func inheritedStyle(of node: SVGNode) -> SVGStyle {
-        var ancestors: [SVGNode] = []
-        var p = node.parent
-        while let q = p { ancestors.append(q); p = q.parent }
-        var s = SVGStyle()
-        for a in ancestors.reversed() { s = s.computed(for: a) }
-        return s.computed(for: node)
-    }
 }
