@@ -66,10 +66,11 @@ extension SVGRenderer {
                 }
                 // Stops sharing the first offset: the pad before it takes the first of them, the
                 // gradient after it the last (SVG); the context pads with the colour at the
-                // offset, which is the last's, so the later ones move up by a hair.
+                // offset, which is the last's, so the later ones move up by one step of the
+                // ramp's offsets (Q16, GradientPlan.swift).
                 var i = 1
                 while i < out.count, out[i].offset == out[0].offset, out[0].offset < 1 {
-                    out[i].offset = min(1, out[0].offset + 1e-6)
+                    out[i].offset = min(1, out[0].offset + 1.0 / 65536)
                     i += 1
                 }
                 return out
