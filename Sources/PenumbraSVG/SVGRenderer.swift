@@ -148,18 +148,10 @@ final class SVGRenderer {
 
     /// The element's transform, clip, opacity and blend mode around `content`.
     func renderGroup(_ node: SVGNode, style: SVGStyle, content: () throws -> Void) throws {
-        guard let transform = parseTransform(node.declared["transform"] ?? node.attributes["transform"]) else { return }
+        guard let transform = elementTransform(node) else { return }
         ctx.saveGState()
         defer { ctx.restoreGState() }
-        if node !== doc.root {
-            if transform != .identity, let origin = transformOrigin(node) {
-                ctx.translateBy(x: origin.x, y: origin.y)
-                ctx.concatenate(transform)
-                ctx.translateBy(x: -origin.x, y: -origin.y)
-            } else {
-                ctx.concatenate(transform)
-            }
-        }
+        if node !== doc.root { ctx.concatenate(transform) }
         guard ctx.ctm.isInvertible else { return }
         guard let masks = try masks(for: node, style: style), try masksApply(masks, to: node, style: style) else { return }
         var multiClip: [(Path, FillRule)]?
