@@ -42,7 +42,10 @@ final class SVGSuiteTests: XCTestCase {
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var verdicts: [String: String?] = [:] // nil: passed; else why not
-        func record(_ name: String, _ failure: String?) { lock.withLock { verdicts[name] = .some(failure) } }
+        private(set) var seconds: [String: Double] = [:]
+        func record(_ name: String, _ failure: String?, seconds time: Double) {
+            lock.withLock { verdicts[name] = .some(failure); seconds[name] = time }
+        }
     }
 
     func testThePassCountDoesNotFallBelowTheRatchet() throws {
@@ -55,6 +58,8 @@ final class SVGSuiteTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: names.count) { i in
             let name = names[i]
             let svg = tests.appendingPathComponent(name)
+            let start = Date()
+            func record(_ failure: String?) { results.record(name, failure, seconds: Date().timeIntervalSince(start)) }
             do {
                 let reference = try PNGCodec.decode([UInt8](Data(contentsOf: svg.deletingPathExtension().appendingPathExtension("png"))))
                 let document = try SVGDocument(bytes: [UInt8](Data(contentsOf: svg)), baseDirectory: svg.deletingLastPathComponent().path,
@@ -63,11 +68,11 @@ final class SVGSuiteTests: XCTestCase {
                 try document.draw(in: context, width: Double(reference.width), height: Double(reference.height))
                 let bitmap = try CPURenderer().render(context.displayList)
                 let share = SVGSuiteJudge.badShare(bitmap, reference)
-                results.record(name, share <= 0.005 ? nil : String(format: "%.2f%% of the pixels differ", share * 100))
+                record(share <= 0.005 ? nil : String(format: "%.2f%% of the pixels differ", share * 100))
             } catch let error as SVGError {
-                results.record(name, "rejected: \(error)")
+                record("rejected: \(error)")
             } catch {
-                results.record(name, "unexpected error: \(error)")
+                record("unexpected error: \(error)")
             }
         }
         let verdicts = results.verdicts
@@ -85,6 +90,8 @@ final class SVGSuiteTests: XCTestCase {
         print(perCategory.sorted { $0.key < $1.key }.map { "svg-suite \($0.key): \($0.value.passed)/\($0.value.total)" }.joined(separator: "\n"))
         print("svg-suite: \(passed)/\(verdicts.count) passed (ratchet \(ratchet))")
         for (name, failure) in verdicts.sorted(by: { $0.key < $1.key }) { if let failure { print("svg-suite fail \(name): \(failure)") } }
+        let slowest = results.seconds.sorted { $0.value > $1.value }.prefix(8)
+        print("svg-suite slowest: " + slowest.map { String(format: "%@ %.2f s", $0.key, $0.value) }.joined(separator: ", "))
         XCTAssertGreaterThanOrEqual(passed, ratchet, "fewer suite documents pass than Tests/SVGSuite/ratchet.txt records")
         if passed > ratchet { print("svg-suite: \(passed) pass, more than the ratchet's \(ratchet): raise Tests/SVGSuite/ratchet.txt") }
     }
