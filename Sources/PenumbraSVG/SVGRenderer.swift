@@ -300,13 +300,7 @@ final class SVGRenderer {
             }
             let uw = SVGLength.parse(node.attributes["width"]).map { self.resolve($0, axis: "x") }
             let uh = SVGLength.parse(node.attributes["height"]).map { self.resolve($0, axis: "y") }
-            if target.name == "symbol" {
-                let tstyle = style.computed(for: target)
-                if target.declared["display"] == "none" { return }
-                try self.renderGroup(target, style: tstyle) {
-                    try self.renderViewport(target, style: tstyle, content: target, useSize: (uw, uh))
-                }
-            } else if target.name == "svg" {
+            if target.name == "symbol" || target.name == "svg" {
                 let tstyle = style.computed(for: target)
                 if target.declared["display"] == "none" { return }
                 try self.renderGroup(target, style: tstyle) {
