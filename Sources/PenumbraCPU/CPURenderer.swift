@@ -18,7 +18,13 @@ import PenumbraCore
 public final class CPURenderer: Renderer {
     /// Creates a CPU renderer. It needs no device and cannot fail; it keeps no state between
     /// renders, so one renderer can render any number of display lists.
-    public init() {}
+    public init() { form = .cpu }
+
+    /// A renderer planning shapes' coverage in `form` (tests compare the forms' bytes).
+    package init(coverageForm form: CoverageForm) { self.form = form }
+
+    /// How shapes' coverage is planned: bands for large shapes, masks for small ones.
+    private let form: CoverageForm
     public var name: String { "cpu" }
 
     /// Renders the list, stopping once the current cancellation token (if any) is set.
@@ -34,7 +40,7 @@ public final class CPURenderer: Renderer {
     }
 
     private func run(_ list: DisplayList, _ cancellation: RenderCancellation?) throws -> Bitmap {
-        var frame = CPUFrame(list: list)
+        var frame = CPUFrame(list: list, form: form)
         try frame.run(cancellation: cancellation)
         return frame.target.bitmap
     }
@@ -71,9 +77,9 @@ struct CPUFrame {
     /// Rows between two looks at the cancellation token inside one draw (one atomic load each).
     static let cancellationRows = 32
 
-    init(list: DisplayList) {
+    init(list: DisplayList, form: CoverageForm = .cpu) {
         target = RenderTarget(frame: list.canvasFrame, fill: list.background)
-        stream = DrawStream(list)
+        stream = DrawStream(list, form: form)
     }
 
     mutating func run(cancellation: RenderCancellation? = nil) throws {
@@ -111,8 +117,12 @@ struct CPUFrame {
             drawShadow(shadow, makeShader(shadow.casterPaint, placed: placed), alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }
         guard let plan = draw.op else { return }
-        composite(region: plan.region, coverage: plan.coverage, clip: clip, shader: makeShader(draw.paint, placed: placed),
-                  alpha: draw.alpha8, mode: draw.mode)
+        let shader = makeShader(draw.paint, placed: placed)
+        if let bands = plan.bands {
+            composite(bands: bands, clip: clip, shader: shader, alpha: draw.alpha8, mode: draw.mode)
+        } else {
+            composite(region: plan.region, coverage: plan.coverage, clip: clip, shader: shader, alpha: draw.alpha8, mode: draw.mode)
+        }
     }
 
     /// Composites `shader` into the target over `region` with coverage = geometry x clip.

@@ -20,12 +20,14 @@ struct SpanCompositor {
     final class Scratch {
         let sources: UnsafeMutablePointer<SIMD4<UInt8>>
         let coverage: UnsafeMutablePointer<UInt8>
+        /// A span's coverage times the clip, before it is composited (CPUFrame+Bands).
+        let clipped: UnsafeMutablePointer<UInt8>
 
         init(width: Int) {
             let n = max(1, width)
-            sources = .allocate(capacity: n); coverage = .allocate(capacity: n)
+            sources = .allocate(capacity: n); coverage = .allocate(capacity: n); clipped = .allocate(capacity: n)
         }
-        deinit { sources.deallocate(); coverage.deallocate() }
+        deinit { sources.deallocate(); coverage.deallocate(); clipped.deallocate() }
     }
 
     let pixels: UnsafeMutableBufferPointer<UInt8>

@@ -28,6 +28,10 @@ final class AccumulationScratch {
     /// regions taller than a band; their buffers are kept for the next call.
     var edges = BandedEdges()
     var activeEdges: [FixedEdge] = []
+    /// The row being resolved (CoverageRow): its spans, and its explicit values by column.
+    private(set) var rowSpans: UnsafeMutablePointer<CoverageMask.Span>
+    private(set) var rowValues: UnsafeMutablePointer<UInt8>
+    private var rowCapacity = 0
 
     /// Cells per touched-block bit, and its base-2 logarithm (8: the resolve holds a block's
     /// coverage values in one 64-bit word).
@@ -38,10 +42,22 @@ final class AccumulationScratch {
         cellCapacity = 0; wordCapacity = 0
         cells = .allocate(capacity: 0)
         touchedBlocks = .allocate(capacity: 0)
+        rowSpans = .allocate(capacity: 0)
+        rowValues = .allocate(capacity: 0)
     }
 
     deinit {
-        cells.deallocate(); touchedBlocks.deallocate()
+        cells.deallocate(); touchedBlocks.deallocate(); rowSpans.deallocate(); rowValues.deallocate()
+    }
+
+    /// Makes room for a row of `width` columns: a span per column at most, and a value per
+    /// column plus a block (the resolve stores whole blocks).
+    func reserveRow(width: Int) {
+        guard width > rowCapacity else { return }
+        rowSpans.deallocate(); rowValues.deallocate()
+        rowCapacity = width
+        rowSpans = .allocate(capacity: width + 1)
+        rowValues = .allocate(capacity: width + AccumulationScratch.blockWidth)
     }
 
     /// Makes room for `cellCount` cells and `wordCount` words of touched-block bits (contents stay

@@ -38,6 +38,9 @@ struct BandedEdges {
     private(set) var bandStarts: [Int] = []
     private var unsorted: [FixedEdge] = []
 
+    /// Frees the buffer the sort worked from (a list kept rather than reused).
+    mutating func releaseUnsorted() { unsorted = [] }
+
     /// How many edges the buffers hold room for.
     var capacity: Int { max(edges.capacity, unsorted.capacity) }
 
@@ -64,6 +67,79 @@ struct BandedEdges {
                 out[next[b]] = edge
                 next[b] += 1
             }
+        }
+    }
+}
+
+extension BandedEdges {
+    /// Accumulates and resolves bands `bands` of `region` (whose edges these are, sorted for
+    /// `region.height` rows) top to bottom, handing each row to `body` in order, with `scratch`'s
+    /// cells (zero on entry and on return). The edges of bands above the first that reach it are
+    /// found first, so any range of bands can be resolved on its own, on any thread, with the
+    /// values of a walk from the top. Stops, and returns false, when `body` returns false.
+    func resolve(bands: Range<Int>, region: PixelRect, rule: FillRule, scratch: AccumulationScratch,
+                 _ body: (CoverageRow) -> Bool) -> Bool {
+        guard !bands.isEmpty else { return true }
+        let bandUnits = Accumulator.bandHeight << Accumulator.subpixelShift
+        var acc = Accumulator(width: region.width, rows: min(region.height, Accumulator.bandHeight), scratch: scratch)
+        var row = CoverageRow(y: region.y, originX: region.x, scratch: scratch, width: region.width)
+        var active: [FixedEdge] = []
+        let firstTop = bands.lowerBound * bandUnits
+        for i in 0..<bandStarts[bands.lowerBound] where Int(edges[i].bottom) > firstTop { active.append(edges[i]) }
+        for band in bands {
+            acc.moveToBand(band, regionHeight: region.height)
+            let next = (acc.top &+ acc.bandRows) &<< Accumulator.subpixelShift  // the band's bottom, 24.8
+            // Edges from bands above that reach this one, then those starting in it; each is
+            // kept while it reaches the next band.
+            var kept = 0
+            for i in active.indices {
+                let edge = active[i]
+                acc.addEdge(edge)
+                if Int(edge.bottom) > next { active[kept] = edge; kept &+= 1 }
+            }
+            active.removeLast(active.count &- kept)
+            for i in bandStarts[band]..<bandStarts[band &+ 1] {
+                let edge = edges[i]
+                acc.addEdge(edge)
+                if Int(edge.bottom) > next { active.append(edge) }
+            }
+            row.reset(y: region.y &+ acc.top)
+            guard acc.resolveBand(rule: rule, row: &row, body) else {
+                // The bands below were never added to: only this band's cells needed clearing.
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// A shape's coverage over a region in the form a renderer resolves itself, band by band and
+/// on any thread: its edges clipped, rounded (EdgeClipper, the values of every other form) and
+/// sorted by band. The CPU renderer composites its rows as they are resolved (no mask).
+package struct ShapeBands: Sendable {
+    /// The pixels the edges were clipped to.
+    package let region: PixelRect
+    package let rule: FillRule
+    private let sorted: BandedEdges
+    /// How many bands of `Accumulator.bandHeight` rows the region has.
+    package let bandCount: Int
+
+    /// The bands of `shape` over `region` (non-empty).
+    package init(shape: DeviceShape, region: PixelRect) {
+        self.region = region; rule = shape.rule
+        bandCount = (region.height + Accumulator.bandHeight - 1) / Accumulator.bandHeight
+        var sorted = BandedEdges()
+        sorted.sortByBand(of: shape, in: region, bands: bandCount)
+        sorted.releaseUnsorted()
+        self.sorted = sorted
+    }
+
+    /// Resolves bands `bands` (within `0..<bandCount`) top to bottom, handing each row to `body`
+    /// (its buffers live only for the call); stops when `body` returns false. Rows of different
+    /// band ranges can be resolved concurrently.
+    package func resolve(bands: Range<Int>, _ body: (CoverageRow) -> Bool) {
+        AccumulationScratch.withScratch { scratch in
+            _ = sorted.resolve(bands: bands, region: region, rule: rule, scratch: scratch, body)
         }
     }
 }

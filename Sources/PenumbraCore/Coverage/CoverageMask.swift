@@ -279,6 +279,19 @@ extension CoverageMask {
         /// Closes the current row.
         mutating func endRow() { rowStarts.append(spanCount) }
 
+        /// Adds `row` as the next row (its values copied).
+        mutating func append(_ row: CoverageRow) {
+            row.forEachSpan { x, count, rowValues, constant in
+                if let rowValues {
+                    valueSlot(count: count).update(from: rowValues, count: count)
+                    commitExplicitSpan(x: x, first: 0, count: count)
+                } else {
+                    addConstantSpan(x: x, count: count, value: constant)
+                }
+            }
+            endRow()
+        }
+
         /// The mask (the buffers are copied to arrays and freed).
         consuming func finish() -> CoverageMask {
             CoverageMask(region: region, rowStarts: rowStarts,

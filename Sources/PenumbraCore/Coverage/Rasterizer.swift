@@ -14,12 +14,19 @@
 // which also gives the GPU renderer the same edges); everything after is
 // integer arithmetic (docs/ARITHMETIC.md, "Coverage"), as FreeType's and
 // Blend2D's cell rasterizers do: an edge is cut at row
-// and column boundaries by exact floor divisions, each piece adds its cover
+// and column boundaries by exact floor divisions (stepped, not divided
+// anew: from one boundary to the next the numerator grows by a constant, so
+// quotient and remainder grow by that constant's, which gives the floor of
+// every boundary with one division per edge), each piece adds its cover
 // (dy, 1/256 pixel) and area (dy x (fx0 + fx1)) to Int32 cells as two
 // addends, and the prefix sum of a row is the coverage in units of 2^-17
 // pixel, quantised to U8 once. Integer sums do not depend on the order of
 // the edges, so any evaluation order gives these values: the GPU's compute
 // program (accumulate.comp.glsl) accumulates the same cells with atomics.
+//
+// Each resolved row is handed to a consumer as a CoverageRow (constant and
+// explicit spans: CoverageRow.swift): a mask stores it, and the CPU renderer
+// composites it at once (ShapeBands, resolved a range of bands per core).
 //
 // Speed without changing a value: the cells live in a reused, always-zero
 // AccumulationScratch (no allocation or zeroing per op), a contour inside the
@@ -53,38 +60,17 @@ package enum Rasterizer {
         guard !region.isEmpty else { return CoverageMask(region: region, values: []) }
         return AccumulationScratch.withScratch { scratch -> CoverageMask in
             var builder = CoverageMask.Builder(region: region)
-            var acc = Accumulator(width: region.width, rows: min(region.height, Accumulator.bandHeight), scratch: scratch)
             if region.height <= Accumulator.bandHeight {
+                var acc = Accumulator(width: region.width, rows: region.height, scratch: scratch)
                 EdgeClipper.forEachEdge(of: shape, in: region) { acc.addEdge($0, $1, $2, $3) }
-                acc.resolveBand(rule: shape.rule, into: &builder)
+                var row = CoverageRow(y: region.y, originX: region.x, scratch: scratch, width: region.width)
+                acc.resolveBand(rule: shape.rule, row: &row) { builder.append($0); return true }
                 return builder.finish()
             }
             let bands = (region.height + Accumulator.bandHeight - 1) / Accumulator.bandHeight
             scratch.edges.sortByBand(of: shape, in: region, bands: bands)
             let sorted = scratch.edges
-            var active = scratch.activeEdges
-            scratch.activeEdges = []  // this call's list is then the buffer's only owner
-            active.removeAll(keepingCapacity: true)
-            for band in 0..<bands {
-                acc.moveToBand(band, regionHeight: region.height)
-                let next = (acc.top &+ acc.bandRows) &<< Accumulator.subpixelShift  // the band's bottom, 24.8
-                // Edges from bands above that reach this one, then those starting in it; each is
-                // kept while it reaches the next band.
-                var kept = 0
-                for i in active.indices {
-                    let edge = active[i]
-                    acc.addEdge(edge)
-                    if Int(edge.bottom) > next { active[kept] = edge; kept &+= 1 }
-                }
-                active.removeLast(active.count &- kept)
-                for i in sorted.bandStarts[band]..<sorted.bandStarts[band &+ 1] {
-                    let edge = sorted.edges[i]
-                    acc.addEdge(edge)
-                    if Int(edge.bottom) > next { active.append(edge) }
-                }
-                acc.resolveBand(rule: shape.rule, into: &builder)
-            }
-            scratch.activeEdges = active
+            _ = sorted.resolve(bands: 0..<bands, region: region, rule: shape.rule, scratch: scratch) { builder.append($0); return true }
             return builder.finish()
         }
     }
@@ -185,18 +171,39 @@ struct Accumulator {
         }
         let dx = UInt(bitPattern: ex > sx ? ex &- sx : sx &- ex), dy = UInt(bitPattern: ey &- sy)
         let rightward = ex >= sx
-        // x where the edge crosses the boundary at `y` (24.8), above its end.
-        @inline(__always) func x(at y: Int) -> Int {
-            let step = Int(bitPattern: dx &* UInt(bitPattern: y &- sy) / dy)
-            return rightward ? sx &+ step : sx &- step
-        }
+        // x where the edge crosses each row boundary above its end is
+        // sx +- floor(dx (y - sy) / dy); y steps by a whole row from one boundary to the next, so
+        // the quotient and remainder step by those of dx * 256 (one division for the edge, not
+        // one per row), the same values exactly.
         var row = firstRow
         var y = row == edgeFirst ? sy : row &<< shift
-        var px = row == edgeFirst ? sx : x(at: y)
+        var px = sx
+        var quotient: UInt = 0, remainder: UInt = 0
+        let stepQuotient = (dx &<< UInt(shift)) / dy, stepRemainder = (dx &<< UInt(shift)) % dy
+        // The boundary below the first row (when the edge goes on past it): the walk's start.
+        let firstBoundary = (row &+ 1) &<< shift
+        if row < edgeLast {
+            let n = dx &* UInt(bitPattern: firstBoundary &- sy)
+            (quotient, remainder) = (n / dy, n % dy)
+        }
+        if row != edgeFirst {
+            // The edge's x at the band's top: one boundary above the first step.
+            let n = dx &* UInt(bitPattern: y &- sy)
+            let step = Int(bitPattern: n / dy)
+            px = rightward ? sx &+ step : sx &- step
+        }
         while row <= lastRow {
             let rowTop = row &<< shift
-            let bottom = row == edgeLast ? ey : rowTop &+ (1 &<< shift)
-            let nextX = row == edgeLast ? ex : x(at: bottom)
+            let bottom: Int, nextX: Int
+            if row == edgeLast {
+                (bottom, nextX) = (ey, ex)
+            } else {
+                bottom = rowTop &+ (1 &<< shift)
+                let step = Int(bitPattern: quotient)
+                nextX = rightward ? sx &+ step : sx &- step
+                quotient &+= stepQuotient; remainder &+= stepRemainder
+                if remainder >= dy { quotient &+= 1; remainder &-= dy }
+            }
             addRowPiece(row &- top, px, y &- rowTop, nextX, bottom &- rowTop, dir)
             px = nextX; y = bottom; row &+= 1
         }
@@ -224,11 +231,19 @@ struct Accumulator {
         let span = UInt(bitPattern: right &- left), h = UInt(bitPattern: height)
         let last = (right &- 1) &>> shift
         markTouched(row: row, first: first, last: last &+ 1)
+        // floor(h (to - left) / span) at each cell's right side, stepped as the row crossings are
+        // (the quotient and remainder of h * 256 added per cell).
+        let firstRight = (first &+ 1) &<< shift
+        let n = h &* UInt(bitPattern: firstRight &- left)
+        var quotient = n / span, remainder = n % span
+        let stepQuotient = (h &<< UInt(shift)) / span, stepRemainder = (h &<< UInt(shift)) % span
         var covered = 0, from = left, cell = first
         while cell <= last {
             let cellRight = (cell &+ 1) &<< shift
             let to = cellRight < right ? cellRight : right
-            let reached = to == right ? height : Int(bitPattern: h &* UInt(bitPattern: to &- left) / span)
+            let reached = to == right ? height : Int(bitPattern: quotient)
+            quotient &+= stepQuotient; remainder &+= stepRemainder
+            if remainder >= span { quotient &+= 1; remainder &-= span }
             let cover = Int32(truncatingIfNeeded: reached &- covered) &* dir
             let sum = Int32(truncatingIfNeeded: from &+ to &- 2 &* (cell &<< shift))
             a[cell] &+= cover &* (Int32(2 * one) &- sum)
@@ -261,31 +276,35 @@ struct Accumulator {
         return ((v &<< 8) &- v &+ full / 2) &>> UInt32(2 * Accumulator.subpixelShift + 1)
     }
 
-    /// Prefix-sums each row of the band into coverage under the fill rule, as the next rows of
-    /// spans of `builder` (whose region is as wide as this accumulator), zeroing every touched
-    /// block's cells and bits (the scratch's invariant). A touched block inside the row becomes
-    /// an explicit span, less its leading values equal to the coverage before it and its trailing
-    /// values equal to the coverage after it; those join the constant runs between blocks, which
-    /// become constant spans when they are not zero. Cells at or past `width` are cleared but
-    /// never summed.
-    func resolveBand(rule: FillRule, into builder: inout CoverageMask.Builder) {
+    /// Prefix-sums each row of the band into coverage under the fill rule, handing each row to
+    /// `body` in `row` (whose region is as wide as this accumulator; `row.y` is set to each
+    /// row's device y from its value at the band's first row), zeroing every touched block's
+    /// cells and bits (the scratch's invariant). A touched block inside the row becomes an
+    /// explicit span, less its leading values equal to the coverage before it and its trailing
+    /// values equal to the coverage after it; those join the constant runs between blocks,
+    /// which become constant spans when they are not zero. Cells at or past `width` are
+    /// cleared but never summed. When `body` returns false the rest of the band is cleared
+    /// without being resolved, and false is returned.
+    @discardableResult
+    func resolveBand(rule: FillRule, row out: inout CoverageRow, _ body: (CoverageRow) -> Bool) -> Bool {
         let evenOdd = rule == .evenOdd
         let (width, stride, blockWidth) = (self.width, self.stride, AccumulationScratch.blockWidth)
-        let origin = builder.region
+        let firstY = out.y
         for row in 0..<bandRows {
             let a = cells + row * stride, words = touched + row * wordsPerRow
+            out.reset(y: firstY + row)
             var sum: Int32 = 0, c: UInt8 = 0
             var next = 0  // the first column not yet in a span; coverage is c from there on
-            // A block from `start`, its values in the builder's value slot when `first < last`:
+            // A block from `start`, its values in the row's slot when `first < last`:
             // values `first..<last` become an explicit span; the values before them equal the
             // coverage before the block (`before`) and extend the run before it, the values
             // after them equal the coverage after it (`c`) and start the run after it.
             @inline(__always) func endBlock(_ start: Int, _ first: Int, _ last: Int, _ before: UInt8) {
                 guard first < last || before != c else { return }
                 if start &+ first > next && before != 0 {
-                    builder.addConstantSpan(x: origin.x &+ next, count: start &+ first &- next, value: before)
+                    out.addConstantSpan(column: next, count: start &+ first &- next, value: before)
                 }
-                if first < last { builder.commitExplicitSpan(x: origin.x &+ start &+ first, first: first, count: last &- first) }
+                if first < last { out.addExplicitSpan(column: start &+ first, count: last &- first) }
                 next = start &+ last
             }
             for w in 0..<wordsPerRow {
@@ -314,7 +333,7 @@ struct Accumulator {
                         let first = (values ^ (UInt64(before) &* Accumulator.byteLanes)).trailingZeroBitCount &>> 3
                         let last = max(first, blockWidth &- (values ^ (UInt64(c) &* Accumulator.byteLanes)).leadingZeroBitCount &>> 3)
                         if first < last {
-                            UnsafeMutableRawPointer(builder.valueSlot(count: blockWidth)).storeBytes(of: values.littleEndian, as: UInt64.self)
+                            UnsafeMutableRawPointer(out.valueSlot(column: start)).storeBytes(of: values.littleEndian, as: UInt64.self)
                         }
                         endBlock(start, first, last, before)
                         continue
@@ -322,7 +341,7 @@ struct Accumulator {
                     // The row's last, partial block: one cell at a time.
                     let end = min(start + blockWidth, width)
                     if start < width {
-                        let block = builder.valueSlot(count: end - start)
+                        let block = out.valueSlot(column: start)
                         for x in start..<end {
                             sum &+= a[x]
                             a[x] = 0
@@ -338,8 +357,19 @@ struct Accumulator {
                     if clearFrom < clearTo { (a + clearFrom).update(repeating: 0, count: clearTo - clearFrom) }
                 }
             }
-            if next < width && c != 0 { builder.addConstantSpan(x: origin.x + next, count: width - next, value: c) }
-            builder.endRow()
+            if next < width && c != 0 { out.addConstantSpan(column: next, count: width - next, value: c) }
+            if !body(out) {
+                clear(fromRow: row + 1)
+                return false
+            }
         }
+        return true
+    }
+
+    /// Zeroes the cells and bits of rows `fromRow..<bandRows` (an abandoned band's rest).
+    private func clear(fromRow: Int) {
+        guard fromRow < bandRows else { return }
+        (cells + fromRow * stride).update(repeating: 0, count: (bandRows - fromRow) * stride)
+        (touched + fromRow * wordsPerRow).update(repeating: 0, count: (bandRows - fromRow) * wordsPerRow)
     }
 }

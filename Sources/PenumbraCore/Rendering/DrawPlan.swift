@@ -32,18 +32,36 @@
     case layer(PixelRect)
 }
 
-/// How plans carry the coverage of a shape: as a mask (the CPU renderer's: the planner
-/// rasterizes it) or as its clipped fixed-point edges (the GPU renderer's: it accumulates them
-/// itself, CoverageEdges.swift). Either gives the same coverage.
+/// How plans carry the coverage of a shape: as a mask (the planner rasterizes it), as its
+/// clipped fixed-point edges (the GPU renderer's: it accumulates them itself,
+/// CoverageEdges.swift), or as those edges sorted by band (the CPU renderer's: it resolves the
+/// rows of a large shape as it composites them, ShapeBands). Every form gives the same coverage.
 @usableFromInline package enum CoverageForm: Sendable {
     case masks, edges
+    /// Bands for a shape whose region has at least `minimumPixels` pixels, masks for smaller
+    /// ones: a small shape's mask is rasterized ahead on the planning threads, a large shape is
+    /// resolved band by band on every core, composited as it is resolved.
+    case bands(minimumPixels: Int)
 
-    /// The coverage of `shape` over `region` in this form: exactly one of the two is non-nil.
-    func coverage(of shape: DeviceShape, in region: PixelRect) -> (CoverageMask?, CoverageEdges?) {
+    /// The CPU renderer's form: bands from the size where its composite splits rows over cores.
+    package static let cpu = CoverageForm.bands(minimumPixels: 48 * 1024)
+
+    /// The coverage of `shape` over `region` in this form: exactly one of the three is non-nil.
+    func coverage(of shape: DeviceShape, in region: PixelRect) -> (CoverageMask?, CoverageEdges?, ShapeBands?) {
         switch self {
-        case .masks: return (Rasterizer.coverage(of: shape, in: region), nil)
-        case .edges: return (nil, Rasterizer.edges(of: shape, in: region))
+        case .masks: return (Rasterizer.coverage(of: shape, in: region), nil, nil)
+        case .edges: return (nil, Rasterizer.edges(of: shape, in: region), nil)
+        case .bands(let minimum):
+            if region.area < minimum { return (Rasterizer.coverage(of: shape, in: region), nil, nil) }
+            return (nil, nil, ShapeBands(shape: shape, region: region))
         }
+    }
+
+    /// The form of a shadow caster's coverage, which is rendered into a plane and blurred: a mask
+    /// where this form would give bands.
+    var caster: CoverageForm {
+        if case .bands = self { return .masks }
+        return self
     }
 }
 
@@ -51,11 +69,13 @@
 @usableFromInline package struct OpPlan: Sendable {
     /// The pixels the op may change: its bounds within the frame and the clip's region.
     package let region: PixelRect
-    /// The geometry's coverage over `region` as a mask (CoverageForm.masks); nil with `edges`,
-    /// and when both are nil the coverage is 1 everywhere.
+    /// The geometry's coverage over `region` as a mask (CoverageForm.masks); nil with `edges` or
+    /// `bands`, and when all three are nil the coverage is 1 everywhere.
     package let coverage: CoverageMask?
     /// The geometry's edges over `region` (CoverageForm.edges).
     package let edges: CoverageEdges?
+    /// The geometry's edges over `region` by band (CoverageForm.bands).
+    package let bands: ShapeBands?
 
     /// Nil when the op can change no pixel.
     package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?, form: CoverageForm = .masks) {
@@ -69,21 +89,21 @@
         guard !region.isEmpty else { return nil }
         self.region = region
         if case .shape(let shape) = geometry {
-            (coverage, edges) = form.coverage(of: shape, in: region)
+            (coverage, edges, bands) = form.coverage(of: shape, in: region)
         } else {
-            (coverage, edges) = (nil, nil)
+            (coverage, edges, bands) = (nil, nil, nil)
         }
     }
 
-    private init(region: PixelRect, coverage: CoverageMask?, edges: CoverageEdges?) {
-        self.region = region; self.coverage = coverage; self.edges = edges
+    private init(region: PixelRect) {
+        self.region = region; coverage = nil; edges = nil; bands = nil
     }
 
     /// A plane's plan (coverage 1 everywhere) cut to `rect`; nil when nothing of it is left.
     package func within(_ rect: PixelRect) -> OpPlan? {
-        precondition(coverage == nil && edges == nil, "only a plane's plan is cut to a rectangle")
+        precondition(coverage == nil && edges == nil && bands == nil, "only a plane's plan is cut to a rectangle")
         let r = region.intersection(rect)
-        return r.isEmpty ? nil : OpPlan(region: r, coverage: nil, edges: nil)
+        return r.isEmpty ? nil : OpPlan(region: r)
     }
 }
 
@@ -145,7 +165,8 @@
         let plane = ImageFilter.blurInputRegion(region, radius: kernel.sigma, inputExtent: .finite(extent))
         self.kernel = kernel; self.caster = caster; self.filter = filter
         offset = shadow.offset; self.plane = plane; compositeRegion = region
-        (casterCoverage, casterEdges) = moved.map { form.coverage(of: $0, in: plane) } ?? (clipMask, nil)
+        let (mask, edges, _) = moved.map { form.caster.coverage(of: $0, in: plane) } ?? (clipMask, nil, nil)
+        (casterCoverage, casterEdges) = (mask, edges)
     }
 
     /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the

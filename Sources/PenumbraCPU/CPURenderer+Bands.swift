@@ -1,0 +1,52 @@
+// Compositing as the rasterizer resolves: a large shape's coverage arrives as
+// its edges sorted by band (Core's ShapeBands), and each row is composited
+// the moment it is resolved, from the rasterizer's own row buffers. No mask
+// is built, copied or read back, and the cells are cleared as they are read.
+// Ranges of bands go to the cores as rows do elsewhere (RowBands): each
+// range finds the edges reaching it from above and accumulates on its own
+// scratch, so the rows are the ones a walk from the top gives, and every
+// pixel gets the composite it would get through a mask (SpanCompositor).
+//
+// Under a clip, each span's coverage is multiplied by the clip's row before
+// it is composited: div255(coverage x clip), zero spans skipped, which is
+// the product the dense path computes (255 x g x c = g x c).
+import PenumbraCore
+
+extension CPUFrame {
+    /// Composites `shader` through the coverage of `bands` times `clip` over the bands' region
+    /// (the plan's: the shape's pixels within the frame and the clip's region), resolving the
+    /// bands on every core.
+    mutating func composite(bands: ShapeBands, clip: CoverageMask?, shader: Shader, alpha: UInt8, mode: BlendMode) {
+        let region = bands.region
+        let frame = target.frame, cancellation = self.cancellation
+        let workers = min(RowBands.threadCount, region.area / RowBands.parallelThreshold)
+        target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
+            let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, alpha: alpha, mode: mode, region: region)
+            RowBands.run(rows: 0..<bands.bandCount, bands: workers) { range in
+                let scratch = SpanCompositor.Scratch(width: region.width)
+                bands.resolve(bands: range) { row in
+                    let y = row.y
+                    if (y - region.y) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return false }
+                    row.forEachSpan { lo, count, values, constant in
+                        let hi = lo + count
+                        guard let clip else {
+                            pixels.composite(y: y, x: lo, count: hi - lo, coverage: values, constant: constant, scratch)
+                            return
+                        }
+                        let cov = UnsafeMutableBufferPointer(start: scratch.clipped, count: hi - lo)
+                        if let values { _ = cov.initialize(from: UnsafeBufferPointer(start: values, count: hi - lo)) }
+                        else { cov.initialize(repeating: constant) }
+                        clip.multiplyRow(y: y, x0: lo, into: cov)
+                        var first = 0, last = cov.count
+                        while first < last && cov[first] == 0 { first += 1 }
+                        while last > first && cov[last - 1] == 0 { last -= 1 }
+                        guard first < last else { return }
+                        pixels.composite(y: y, x: lo + first, count: last - first, coverage: cov.baseAddress! + first,
+                                         constant: 0, scratch)
+                    }
+                    return true
+                }
+            }
+        }
+    }
+}
