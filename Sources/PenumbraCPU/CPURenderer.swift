@@ -39,8 +39,17 @@ public final class CPURenderer: Renderer {
         return try cancellation.during { try run(list, cancellation) }
     }
 
-    private func run(_ list: DisplayList, _ cancellation: RenderCancellation?) throws -> Bitmap {
-        var frame = CPUFrame(list: list, form: form)
+    /// Renders the list into `bitmap`'s memory when it has the canvas's pixel count (checking the
+    /// current cancellation token, if any, between draws).
+    public func render(_ list: DisplayList, into bitmap: inout Bitmap) throws {
+        var memory: [UInt8] = []
+        swap(&memory, &bitmap.pixels)  // the caller's only reference, when it held one
+        bitmap = try run(list, RenderCancellation.current, reusing: consume memory)
+    }
+
+    private func run(_ list: DisplayList, _ cancellation: RenderCancellation?,
+                     reusing memory: consuming [UInt8]? = nil) throws -> Bitmap {
+        var frame = CPUFrame(list: list, form: form, reusing: consume memory)
         try frame.run(cancellation: cancellation)
         return frame.target.bitmap
     }
@@ -51,11 +60,19 @@ public final class CPURenderer: Renderer {
 struct RenderTarget {
     var bitmap: Bitmap
     var frame: PixelRect
-    /// A target of transparent pixels, or of `fill` written once (no zeroing pass before it).
-    init(frame: PixelRect, fill: Color? = nil) {
+    /// A target of transparent pixels, or of `fill` written once (no zeroing pass before it), in
+    /// `memory` when it holds exactly the frame's bytes (its old contents are overwritten).
+    init(frame: PixelRect, fill: Color? = nil, reusing memory: consuming [UInt8]? = nil) {
         self.frame = frame
-        guard let fill, frame.area > 0 else { bitmap = Bitmap(width: frame.width, height: frame.height); return }
-        let color = fill.premultiplied8, count = frame.area
+        let color = fill?.premultiplied8 ?? .zero, count = frame.area
+        if var pixels = consume memory, pixels.count == count * 4, count > 0 {
+            pixels.withUnsafeMutableBytes { raw in
+                raw.baseAddress!.withMemoryRebound(to: SIMD4<UInt8>.self, capacity: count) { $0.update(repeating: color, count: count) }
+            }
+            bitmap = Bitmap(width: frame.width, height: frame.height, pixels: pixels)
+            return
+        }
+        guard fill != nil, count > 0 else { bitmap = Bitmap(width: frame.width, height: frame.height); return }
         let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
             UnsafeMutableRawPointer(buffer.baseAddress!).initializeMemory(as: SIMD4<UInt8>.self, repeating: color, count: count)
             initialized = count * 4
@@ -77,8 +94,8 @@ struct CPUFrame {
     /// Rows between two looks at the cancellation token inside one draw (one atomic load each).
     static let cancellationRows = 32
 
-    init(list: DisplayList, form: CoverageForm = .cpu) {
-        target = RenderTarget(frame: list.canvasFrame, fill: list.background)
+    init(list: DisplayList, form: CoverageForm = .cpu, reusing memory: consuming [UInt8]? = nil) {
+        target = RenderTarget(frame: list.canvasFrame, fill: list.background, reusing: consume memory)
         stream = DrawStream(list, form: form)
     }
 

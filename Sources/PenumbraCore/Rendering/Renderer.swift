@@ -11,6 +11,17 @@ public protocol Renderer: AnyObject {
     /// Renders the list, stopping between draws with ``RenderCancelled`` once `cancellation` is set
     /// (a default implementation checks only before and after the render).
     func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap
+    /// Renders the list into `bitmap`, reusing its memory when it holds as many pixels as the
+    /// list's canvas (the previous frame of a loop: no new allocation, no page faults). The
+    /// pixels are the ones `render(_:)` returns; on a throw `bitmap`'s contents are unspecified.
+    /// The default implementation renders a new bitmap.
+    func render(_ list: DisplayList, into bitmap: inout Bitmap) throws
+}
+
+extension Renderer {
+    public func render(_ list: DisplayList, into bitmap: inout Bitmap) throws {
+        bitmap = try render(list)
+    }
 }
 
 /// A failure while rendering (as opposed to a rejected input).
