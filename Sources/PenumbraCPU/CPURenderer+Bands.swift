@@ -27,12 +27,12 @@ extension CPUFrame {
                 bands.resolve(bands: range) { row in
                     let y = row.y
                     if (y - region.y) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return false }
+                    guard let clip else {
+                        pixels.composite(row: row, scratch)
+                        return true
+                    }
                     row.forEachSpan { lo, count, values, constant in
                         let hi = lo + count
-                        guard let clip else {
-                            pixels.composite(y: y, x: lo, count: hi - lo, coverage: values, constant: constant, scratch)
-                            return
-                        }
                         let cov = UnsafeMutableBufferPointer(start: scratch.clipped, count: hi - lo)
                         if let values { _ = cov.initialize(from: UnsafeBufferPointer(start: values, count: hi - lo)) }
                         else { cov.initialize(repeating: constant) }

@@ -76,6 +76,19 @@ struct SpanCompositor {
         }
     }
 
+    /// Composites the spans of a row as it is resolved (its device y is `row.y`): a solid paint
+    /// the whole row in one call, any other paint span by span.
+    func composite(row: CoverageRow, _ scratch: Scratch) {
+        if let solid {
+            let pixels = self.pixels.baseAddress! + (row.y - frame.y) * frame.width * 4
+            mode.blendRow(source: solid, coverageRow: row, row: pixels, rowX: frame.x)
+            return
+        }
+        row.forEachSpan { x, count, values, constant in
+            composite(y: row.y, x: x, count: count, coverage: values, constant: constant, scratch)
+        }
+    }
+
     /// Composites pixels `x..<x+count` of row `y` (device coordinates, inside the frame), with
     /// coverage `coverage[0..<count]`, or `constant` for all of them when `coverage` is nil.
     func composite(y: Int, x: Int, count: Int, coverage: UnsafePointer<UInt8>?, constant: UInt8, _ scratch: Scratch) {

@@ -61,10 +61,21 @@ extension BlendMode {
     /// composites it, explicit or constant, bit for bit.
     package func blendRow(source: SIMD4<UInt8>, mask: CoverageMask, y: Int, from: Int, to: Int,
                          row: UnsafeMutablePointer<UInt8>, rowX: Int) {
+        blendRow(source: source, spans: MaskRowSpans(mask: mask, y: y, from: from, to: to), row: row, rowX: rowX)
+    }
+
+    /// Composites a constant premultiplied `source` through the spans of a resolved row (the
+    /// rasterizer's, as it resolves: CoverageRow) into `row`, the target's pixels of that row,
+    /// the first at column `rowX`; each span as the mask's spans are.
+    package func blendRow(source: SIMD4<UInt8>, coverageRow: CoverageRow, row: UnsafeMutablePointer<UInt8>, rowX: Int) {
+        blendRow(source: source, spans: coverageRow, row: row, rowX: rowX)
+    }
+
+    private func blendRow<Spans: RowSpans>(source: SIMD4<UInt8>, spans: Spans, row: UnsafeMutablePointer<UInt8>, rowX: Int) {
         if source.w == 0, preservesDestinationWhereSourceIsClear { return }
-        dispatch(MaskRowJob(source: ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), bytes: source,
+        dispatch(SpanRowJob(source: ConstantRowSource(color: SIMD4<Int32>(truncatingIfNeeded: source)), bytes: source,
                             fills: fullCoverageFills(source), normal: solidNormal(source),
-                            mask: mask, y: y, from: from, to: to, row: row, rowX: rowX))
+                            spans: spans, row: row, rowX: rowX))
     }
 
     /// Whether full coverage of `source` gives the source whatever the destination:
@@ -200,15 +211,31 @@ private struct RunJob<Source: RowSource, Coverage: RowCoverage>: RowJob {
     }
 }
 
-/// The spans of one row of a mask, a constant source (`bytes`, widened in `source`); fully
-/// covered spans are filled when `fills`; normal mode's 16-bit composite when `normal` is set.
-private struct MaskRowJob: RowJob {
-    let source: ConstantRowSource, bytes: SIMD4<UInt8>, fills: Bool, normal: SolidNormalPixels?
+/// The spans of one row of coverage: a mask's row cut to columns, or a row as it is resolved.
+private protocol RowSpans {
+    func forEachSpan(_ body: (_ x: Int, _ count: Int, _ values: UnsafePointer<UInt8>?, _ constant: UInt8) -> Void)
+}
+
+/// Row `y` of a mask, columns `from..<to`.
+private struct MaskRowSpans: RowSpans {
     let mask: CoverageMask, y: Int, from: Int, to: Int
+    @inline(__always)
+    func forEachSpan(_ body: (Int, Int, UnsafePointer<UInt8>?, UInt8) -> Void) {
+        mask.forEachSpan(inRow: y, from: from, to: to, body)
+    }
+}
+
+extension CoverageRow: RowSpans {}
+
+/// The spans of one row, a constant source (`bytes`, widened in `source`); fully covered spans
+/// are filled when `fills`; normal mode's 16-bit composite when `normal` is set.
+private struct SpanRowJob<Spans: RowSpans>: RowJob {
+    let source: ConstantRowSource, bytes: SIMD4<UInt8>, fills: Bool, normal: SolidNormalPixels?
+    let spans: Spans
     let row: UnsafeMutablePointer<UInt8>, rowX: Int
     @inline(__always)
     func run<Kernel: RowKernel>(_ kernel: Kernel.Type, _ skipClearSource: Bool) {
-        mask.forEachSpan(inRow: y, from: from, to: to) { x, count, values, constant in
+        spans.forEachSpan { x, count, values, constant in
             let pixels = row + (x &- rowX) &* 4
             if let values {
                 if let normal { normal.composite(pixels, count, coverage: values) }
