@@ -73,10 +73,10 @@ let package = Package(
         .target(name: "CSampleKernels", path: "Sources/CSampleKernels"),
 
         // MARK: Swift
-        .target(name: "PenumbraCore", dependencies: ["CPNG", "CBlurKernels"], path: "Sources/PenumbraCore"),
+        .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
         .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
                 path: "Sources/PenumbraIO"),
-        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore", "CSampleKernels"], path: "Sources/PenumbraCPU"),
+        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore", "CBlurKernels", "CSampleKernels"], path: "Sources/PenumbraCPU"),
         .target(
             name: "PenumbraShaders", path: "Shaders",
             resources: [

@@ -11,11 +11,11 @@
 // and blur.frag computes the same: the planes are identical whatever the
 // threads, the SIMD width or the GPU.
 //
-// Speed (Core's GaussianKernel.blurPlane, FilterAlpha.swift, which shadows
+// Speed (GaussianKernel.blurPlane, FilterEvaluator+Alpha.swift, which shadows
 // reach through the filter graph): skipping zero samples changes no sum, so
 // a scan finds the content's bounding box, and only that box grown by the
 // radius (within the plane) is blurred: outside it the input is 0 and so is
-// the output. The box is blurred by Core's interleaved blur with one channel (RGBABlur.swift, the filters'
+// the output. The box is blurred by the interleaved blur with one channel (RGBABlur.swift, the filters'
 // RGBA blur: 16-bit pair multiply-adds, a ring of rows per thread, bands of
 // rows on the thread budget), whose window reads values outside itself as 0,
 // as the plane's edge rule does.

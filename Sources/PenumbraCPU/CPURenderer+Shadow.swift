@@ -3,7 +3,7 @@
 // alpha, unclipped) is rendered as if its device geometry were translated by
 // the offset, over the plan's plane (the blur's region of interest for the
 // pixels the shadow may change); the shadow's filter graph is evaluated on it
-// by Core's FilterEvaluator (FilterAlpha.swift: the graph's gaussianBlur, one
+// by the FilterEvaluator (FilterEvaluator+Alpha.swift: the graph's gaussianBlur, one
 // horizontal and one vertical pass of the shared integer kernel, in place);
 // then composited as a fill of the shadow colour times the context alpha,
 // with coverage = blurred alpha x clip, in the op's blend mode.

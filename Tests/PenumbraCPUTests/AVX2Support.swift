@@ -1,5 +1,6 @@
 import Foundation
 import PenumbraCore
+import PenumbraCPU
 import XCTest
 
 /// Whether AVX2 kernels can be compared with their Swift forms on this CPU. Where they cannot

@@ -5,7 +5,7 @@
 // sigma 10, and colorControls (saturation 1.2, brightness 0.05, contrast 1.1)
 // followed by unsharpMask (radius 2.5, intensity 0.5). On `--backend gpu` the
 // chains run as GPU passes (GPUFilterEvaluator) and the result carries the
-// GPU's counters (passes, uploads, readback); on `cpu`, Core's FilterEvaluator.
+// GPU's counters (passes, uploads, readback); on `cpu`, PenumbraCPU's FilterEvaluator.
 // Benchmarks/filters/peers_filters.py times libvips and OpenCV on the same work.
 // On the CPU two more results: the stage alone, W2 of issue 9 (the dense
 // input's four channels blurred with sigma 10 by the RGBA blur,

@@ -1,5 +1,5 @@
 // The RGBA blur's two row functions in 256-bit integer vectors (AVX2), for
-// PenumbraCore's RGBABlur.swift, which calls them only where
+// PenumbraCPU's RGBABlur.swift, which calls them only where
 // penumbra_blur_has_avx2() says the CPU runs them. See penumbra_blur.c.
 #ifndef PENUMBRA_BLUR_H
 #define PENUMBRA_BLUR_H

@@ -40,7 +40,7 @@ package struct ColorFilterKernel {
     }
 
     /// `(x + 2048) >> 12` on 64 bits.
-    @inline(__always) static func roundQ12(_ x: Int64) -> Int64 { (x + 2048) >> 12 }
+    @inline(__always) package static func roundQ12(_ x: Int64) -> Int64 { (x + 2048) >> 12 }
 
     /// Luma of Q12 r, g, b, in Q12.
     @inline(__always) static func luma(_ r: Int64, _ g: Int64, _ b: Int64) -> Int64 {

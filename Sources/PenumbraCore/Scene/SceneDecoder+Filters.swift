@@ -250,8 +250,6 @@ extension SceneDecoder {
         let evaluate: (FilterNode, PixelRect) throws -> Bitmap
         if let filterRenderer = environment.filterRenderer {
             evaluate = { try filterRenderer($0, $1, maxPixels) }
-        } else if let services = environment.filterServices {
-            evaluate = { try FilterEvaluator(services: services, maxPixels: maxPixels).render($0, in: $1) }
         } else {
             throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }

@@ -13,11 +13,9 @@ public struct SceneEnvironment: Sendable {
     package var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
     package var textEngine: (any TextEngine)?
-    /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`); nil rejects them.
-    package var filterServices: FilterServices?
-    /// Evaluates filter chains and generators in place of FilterEvaluator with `filterServices`
-    /// (a GPU renderer's passes: FilterGraphRendering), called on the decoding thread with the
-    /// node, the region and the pixel limit; nil: FilterEvaluator.
+    /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`):
+    /// PenumbraCPU's FilterEvaluator, or a GPU renderer's passes (FilterGraphRendering), called
+    /// on the decoding thread with the node, the region and the pixel limit; nil rejects them.
     package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
     /// Readers of vector image formats (SVG), tried in order for each file or data URI of
     /// `images` (VectorImage.swift); none: such sources are read by `codecs`.
@@ -29,11 +27,12 @@ public struct SceneEnvironment: Sendable {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
     }
 
-    /// An environment whose filters are evaluated with `filterServices`.
+    /// An environment whose filters are evaluated by `filterRenderer`.
     package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
-                 textEngine: (any TextEngine)? = nil, filterServices: FilterServices?) {
+                 textEngine: (any TextEngine)? = nil,
+                 filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?) {
         self.init(codecs: codecs, renderOffscreen: renderOffscreen, textEngine: textEngine)
-        self.filterServices = filterServices
+        self.filterRenderer = filterRenderer
     }
 
     /// PNG only, no offscreen renderer: what the core can do on its own.

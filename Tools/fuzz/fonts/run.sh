@@ -19,7 +19,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FontFuzz -pack
   Tools/fuzz/fonts/FontFuzz.swift Sources/PenumbraText/*.swift \
   -I .build/release/Modules -I .build/release "${maps[@]}" \
   $(pkg-config --cflags-only-I freetype2 harfbuzz fribidi | sed 's/-I/-Xcc -I/g') \
-  .build/release/PenumbraCore.build/*.o .build/release/CPNG.build/*.o .build/release/CBlurKernels.build/*.o \
+  .build/release/PenumbraCore.build/*.o .build/release/CPNG.build/*.o \
   -lpng16 -lz -ldeflate -lfreetype -lharfbuzz -lfontconfig -lfribidi -lunibreak \
   -o "$out/font-fuzzer" 2>&1 | { grep -v "Cannot export local symbol" || true; }
 echo "built $out/font-fuzzer"

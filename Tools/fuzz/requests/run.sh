@@ -12,11 +12,10 @@ out=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
 swift build --build-path "$out" -c release --target PenumbraRequests "${flags[@]}"
 bin="$out/release"
-objects=("$bin"/PenumbraRequests.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o "$bin"/CBlurKernels.build/*.o)
+objects=("$bin"/PenumbraRequests.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o)
 swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/requests/RequestFuzzer.swift \
   -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
   -Xcc -fmodule-map-file="$bin/CPNG.build/module.modulemap" -Xcc -ISources/CPNG/include \
-  -Xcc -fmodule-map-file="$bin/CBlurKernels.build/module.modulemap" -Xcc -ISources/CBlurKernels/include \
   "${objects[@]}" $(pkg-config --libs libpng) -lz -ldeflate -o "$out/request-fuzzer"
 mkdir -p "$out/corpus"
 cd "$out"

@@ -47,6 +47,7 @@
 // widened into a zero-padded UInt16 row so taps never test bounds, blocks of
 // 16 lanes run to the row's end (ring and padded rows are long enough), and
 // only an output row's last partial block is stored byte by byte.
+import PenumbraCore
 
 import Dispatch
 #if arch(x86_64)
@@ -66,7 +67,7 @@ extension GaussianKernel {
     var isIdentity: Bool { radius == 0 || weights[radius] == GaussianKernel.weightSum }
 
     /// Blurs premultiplied RGBA8 pixels (`width * height * 4` bytes, rows without padding) in
-    /// place: each channel exactly as ``blurReference(_:width:height:)`` blurs a plane.
+    /// place: each channel exactly as the reference blur (Tests/PenumbraCPUTests/ReferencePlaneBlur.swift) blurs a plane.
     ///
     /// - Parameter threads: how many threads may share the rows; `nil` takes the project's
     ///   budget (`Parallelism.maxThreads`) for large images and 1 for small ones. The bytes do
@@ -88,7 +89,7 @@ extension GaussianKernel {
 
     /// Blurs, in place, a window of `width` x `height` pixels of `channels` interleaved U8 values
     /// each, rows `rowStride` bytes apart from `image`: each channel as
-    /// ``blurReference(_:width:height:)`` blurs a plane, values outside the window 0. The bytes do
+    /// the reference blur (Tests/PenumbraCPUTests/ReferencePlaneBlur.swift) blurs a plane, values outside the window 0. The bytes do
     /// not depend on `threads` (`nil`: the thread budget for large windows, else 1) nor on
     /// `rowCode` (which the CPU must support).
     package func blurInterleaved(_ image: UnsafeMutablePointer<UInt8>, rowStride: Int, width: Int, height: Int,

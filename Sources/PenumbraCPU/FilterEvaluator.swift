@@ -24,6 +24,7 @@
 // GPU renderer's passes (GPUFilterEvaluator).
 
 import Dispatch
+import PenumbraCore
 
 /// What filter evaluation borrows from a renderer: a display-list renderer and an image blur.
 package struct FilterServices: Sendable {
@@ -37,24 +38,14 @@ package struct FilterServices: Sendable {
     package var blurAlpha: @Sendable (_ plane: UnsafeMutablePointer<UInt8>, _ width: Int, _ height: Int,
                                       _ kernel: GaussianKernel) -> Void
 
-    /// Services drawing display lists with `render`; the blurs default to Core's interleaved
-    /// blur (four channels and one), which every renderer shares.
+    /// Services drawing display lists with `render`; the blurs default to the interleaved
+    /// blur (four channels and one, RGBABlur.swift), which every CPU path shares.
     package init(render: @escaping @Sendable (DisplayList) throws -> Bitmap,
                 blurImage: @escaping @Sendable (inout Bitmap, GaussianKernel) -> Void = { $1.blurRGBA(&$0) },
                 blurAlpha: @escaping @Sendable (UnsafeMutablePointer<UInt8>, Int, Int, GaussianKernel) -> Void
                     = { $3.blurPlane($0, width: $1, height: $2) }) {
         self.render = render; self.blurImage = blurImage; self.blurAlpha = blurAlpha
     }
-}
-
-/// A failure evaluating a filter graph (a region over the pixel limit, a renderer's error).
-public struct FilterError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, for people.
-    public var message: String
-    /// An error with `message`.
-    public init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
 }
 
 /// Evaluates filter graphs to bitmaps with one set of services.
@@ -275,19 +266,6 @@ package struct FilterEvaluator: Sendable {
 
     /// A bitmap covering `region`: `bitmap`'s pixels where its rectangle `at` overlaps, transparent elsewhere.
     package static func paste(_ bitmap: Bitmap, at: PixelRect, into region: PixelRect) -> Bitmap {
-        var out = Bitmap(width: region.width, height: region.height)
-        let overlap = at.intersection(region)
-        guard !overlap.isEmpty else { return out }
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            bitmap.pixels.withUnsafeBufferPointer { src in
-                let bytes = overlap.width * 4
-                for y in overlap.y..<overlap.maxY {
-                    let s = ((y - at.y) * at.width + (overlap.x - at.x)) * 4
-                    let d = ((y - region.y) * region.width + (overlap.x - region.x)) * 4
-                    (dst.baseAddress! + d).update(from: src.baseAddress! + s, count: bytes)
-                }
-            }
-        }
-        return out
+        bitmap.placed(at: at, into: region)
     }
 }

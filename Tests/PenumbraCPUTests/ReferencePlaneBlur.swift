@@ -6,10 +6,12 @@
 //     h = sum W[i] a[x + i - r],    h16 = (h + 2^7) >> 8
 //     v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24
 // with samples outside the plane 0. O(width x height x (2r + 1)) per pass.
+import PenumbraCore
+import PenumbraCPU
 
 extension GaussianKernel {
     /// Blurs a row-major U8 plane in place (zeros outside it).
-    package func blurReference(_ plane: inout [UInt8], width: Int, height: Int) {
+    func blurReference(_ plane: inout [UInt8], width: Int, height: Int) {
         guard radius > 0, width > 0, height > 0 else { return }
         var middle = [UInt32](repeating: 0, count: width * height)
         for y in 0..<height {
@@ -35,8 +37,7 @@ extension GaussianKernel {
 
 extension FilterServices {
     /// Services with no renderer: enough for filters that draw no display list (all but
-    /// generators' gradients and affineTransform, which then fail). The blur is Core's
-    /// interleaved RGBA blur, the same code and bytes as the CPU renderer's services (the GPU
-    /// renderer's backdrop blur uses these).
-    package static let withoutRenderer = FilterServices(render: { _ in throw FilterError("this filter needs a renderer") })
+    /// generators' gradients and affineTransform, which then fail). The blur is the
+    /// interleaved RGBA blur, the same code and bytes as the CPU renderer's services.
+    static let withoutRenderer = FilterServices(render: { _ in throw FilterError("this filter needs a renderer") })
 }

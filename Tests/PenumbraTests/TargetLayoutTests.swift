@@ -1,0 +1,71 @@
+// TargetLayoutTests: the package's targets keep the architecture's layers. The
+// GPU renderer executes Core's plans with its own programs, so nothing it
+// links may be a CPU kernel (the CPU renderer, its blurs, its row samplers):
+// read from Package.swift's target declarations, dependencies followed to
+// the end.
+import Foundation
+import XCTest
+
+final class TargetLayoutTests: XCTestCase {
+    /// Each target's direct dependencies on other targets of the package, from `.target(name:
+    /// dependencies: [...])` declarations (products of other packages are left out).
+    static func targetDependencies(_ manifest: String) -> [String: [String]] {
+        var graph: [String: [String]] = [:]
+        let declaration = try! NSRegularExpression(
+            pattern: #"\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        let text = manifest as NSString
+        for match in declaration.matches(in: manifest, range: NSRange(location: 0, length: text.length)) {
+            let name = text.substring(with: match.range(at: 1))
+            var dependencies: [String] = []
+            if match.range(at: 2).location != NSNotFound {
+                let list = text.substring(with: match.range(at: 2))
+                // Plain names only: `.product(name: ..., package: ...)` entries are other packages'.
+                let plain = try! NSRegularExpression(pattern: #"(?<![:\w])"([^"]+)""#)
+                let listText = list as NSString
+                for m in plain.matches(in: list, range: NSRange(location: 0, length: listText.length)) {
+                    let before = listText.substring(to: m.range.location)
+                    if before.hasSuffix("name: ") || before.hasSuffix("package: ") { continue }
+                    dependencies.append(listText.substring(with: m.range(at: 1)))
+                }
+            }
+            graph[name] = dependencies
+        }
+        return graph
+    }
+
+    /// Every target `target` depends on, directly or not.
+    static func closure(of target: String, in graph: [String: [String]]) -> Set<String> {
+        var seen = Set<String>(), stack = graph[target] ?? []
+        while let next = stack.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            stack += graph[next] ?? []
+        }
+        return seen
+    }
+
+    static let cpuKernels: Set<String> = ["PenumbraCPU", "CBlurKernels", "CSampleKernels"]
+
+    func testTheGPURendererLinksNoCPUKernel() throws {
+        let manifest = try String(contentsOf: TestSupport.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let graph = Self.targetDependencies(manifest)
+        let gpu = Self.closure(of: "PenumbraGPU", in: graph)
+        XCTAssertTrue(gpu.contains("PenumbraCore"), "the manifest was not read: \(gpu.sorted())")
+        XCTAssertEqual(gpu.intersection(Self.cpuKernels).sorted(), [], "PenumbraGPU links CPU kernels")
+        // The CPU renderer does link them: the check reads the layers it claims to.
+        XCTAssertEqual(Self.closure(of: "PenumbraCPU", in: graph).intersection(Self.cpuKernels).sorted(),
+                       ["CBlurKernels", "CSampleKernels"])
+    }
+
+    /// A Core that depended on the blur kernels again would be reported: the check finds a
+    /// kernel reached through another target.
+    func testTheCheckReportsAKernelReachedThroughCore() {
+        let manifest = #"""
+            .target(name: "CBlurKernels", path: "Sources/CBlurKernels"),
+            .target(name: "PenumbraCore", dependencies: ["CPNG", "CBlurKernels"], path: "Sources/PenumbraCore"),
+            .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", .product(name: "X", package: "y"), "CEGL"], path: "x"),
+            """#
+        let gpu = Self.closure(of: "PenumbraGPU", in: Self.targetDependencies(manifest))
+        XCTAssertEqual(gpu.intersection(Self.cpuKernels).sorted(), ["CBlurKernels"])
+        XCTAssertFalse(gpu.contains("X") || gpu.contains("y"), "another package's product was read as a target")
+    }
+}
