@@ -192,9 +192,10 @@ extension SceneEnvironment {
             let box = FilterRendererBox(graphRenderer)
             environment.filterRenderer = { node, region, maxPixels in
                 do { return try box.renderer.renderFilter(node, in: region, maxPixels: maxPixels) } catch is BackendUnavailable {
-                    return try FilterEvaluator(services: .cpu, maxPixels: maxPixels).render(node, in: region)
+                    return try FilterEvaluator.cpu(node, region, maxPixels)
                 }
             }
+            environment.filterRendererName = renderer.name
         }
         return environment
     }

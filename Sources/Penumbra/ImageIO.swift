@@ -21,7 +21,7 @@ extension SceneEnvironment {
     /// and SVG images (`.svg`, `.svgz`, `data:image/svg+xml;base64,`) drawn as vectors.
     public static let standard: SceneEnvironment = {
         var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
-                                           textEngine: TextEngines.standard, filterRenderer: FilterEvaluator.cpu)
+                                           textEngine: TextEngines.standard, filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
         environment.vectorImages = [.svg]
         return environment
     }()

@@ -22,7 +22,7 @@ import PenumbraCore
     public static func run(_ data: [UInt8]) {
         let renderer = CPURenderer()
         let environment = SceneEnvironment(codecs: .png, renderOffscreen: { try CPURenderer().render($0) },
-                                           filterRenderer: FilterEvaluator.cpu)
+                                           filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
         do {
             let scene = try Scene.decode(data, sources: ImageSources(baseDirectory: nil), limits: limits, environment: environment)
             _ = try renderer.render(scene.displayList())

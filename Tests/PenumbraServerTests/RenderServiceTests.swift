@@ -41,7 +41,7 @@ final class RenderServiceTests: XCTestCase {
         let filteredOnGPU = Mutex<[Bool]>([])
         func job(_ preference: RenderService.Preference) -> RenderService.Job {
             .init(preference: preference, decoding: { environment in
-                filteredOnGPU.withLock { $0.append(environment.filterRenderer != nil) }
+                filteredOnGPU.withLock { $0.append(environment.filterRenderer != nil && environment.filterRendererName != "cpu") }
                 return try Scene.decode(Array(json.utf8), baseDirectory: "/nonexistent", environment: environment).displayList()
             })
         }

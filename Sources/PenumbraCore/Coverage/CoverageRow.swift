@@ -65,6 +65,14 @@ package struct CoverageRow {
         spanCount += 1
     }
 
+    /// The columns from the first span's first pixel to the last span's end (device x), nil
+    /// when the row has no span.
+    package var extent: Range<Int>? {
+        guard spanCount > 0 else { return nil }
+        let last = spans[spanCount - 1]
+        return spans[0].x..<(last.x + last.count)
+    }
+
     /// Empties the row and moves it to `y`.
     mutating func reset(y: Int) { self.y = y; spanCount = 0 }
 

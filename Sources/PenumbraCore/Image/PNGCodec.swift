@@ -62,9 +62,10 @@ public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
 /// with the shim's own parallel encoder (zlib only).
 public enum PNGCodec {
     /// Applies `convert(channel, alpha:)` to the colour channels of every RGBA8 pixel that is
-    /// not opaque (premultiplying on the way in, un-premultiplying on the way out). Blocks of 32
-    /// pixels whose alphas are all 255 (ANDed eight bytes at a time) are skipped whole: an opaque
-    /// photo costs one read of its bytes.
+    /// not opaque (premultiplying on the way in, un-premultiplying on the way out); both
+    /// conversions map a pixel of alpha 0 to 0. Blocks of 32 pixels whose alphas are all 255
+    /// (ANDed eight bytes at a time) are skipped whole, as are blocks whose bytes are all 0: an
+    /// opaque photo, or the transparent part of a canvas, costs one read of its bytes.
     @inline(__always)
     static func convertColours(_ pixels: inout [UInt8], _ convert: (UInt8, UInt8) -> UInt8) {
         pixels.withUnsafeMutableBufferPointer { p in
@@ -74,12 +75,17 @@ public enum PNGCodec {
             var i = 0
             while i < p.count {
                 if i & 127 == 0, i + 128 <= p.count {
-                    var all = UInt64.max
-                    for k in 0..<16 { all &= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8 * k, as: UInt64.self)) }
-                    if all & alphas == alphas { i += 128; continue }
+                    var all = UInt64.max, any: UInt64 = 0
+                    for k in 0..<16 {
+                        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8 * k, as: UInt64.self))
+                        all &= word; any |= word
+                    }
+                    if all & alphas == alphas || any == 0 { i += 128; continue }
                 }
                 let a = p[i + 3]
-                if a != 255 {
+                if a == 0 {
+                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                } else if a != 255 {
                     p[i] = convert(p[i], a); p[i + 1] = convert(p[i + 1], a); p[i + 2] = convert(p[i + 2], a)
                 }
                 i += 4

@@ -17,6 +17,9 @@ public struct SceneEnvironment: Sendable {
     /// PenumbraCPU's FilterEvaluator, or a GPU renderer's passes (FilterGraphRendering), called
     /// on the decoding thread with the node, the region and the pixel limit; nil rejects them.
     package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
+    /// Who `filterRenderer` is: "cpu" for PenumbraCPU's evaluator, a GPU renderer's name for
+    /// its passes (nil without one).
+    package var filterRendererName: String?
     /// Readers of vector image formats (SVG), tried in order for each file or data URI of
     /// `images` (VectorImage.swift); none: such sources are read by `codecs`.
     package var vectorImages: [VectorImageDecoder] = []
@@ -30,9 +33,10 @@ public struct SceneEnvironment: Sendable {
     /// An environment whose filters are evaluated by `filterRenderer`.
     package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
                  textEngine: (any TextEngine)? = nil,
-                 filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?) {
+                 filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?, filterRendererName: String) {
         self.init(codecs: codecs, renderOffscreen: renderOffscreen, textEngine: textEngine)
         self.filterRenderer = filterRenderer
+        self.filterRendererName = filterRendererName
     }
 
     /// PNG only, no offscreen renderer: what the core can do on its own.
