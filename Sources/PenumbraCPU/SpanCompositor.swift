@@ -20,7 +20,7 @@ struct SpanCompositor {
     final class Scratch {
         let sources: UnsafeMutablePointer<SIMD4<UInt8>>
         let coverage: UnsafeMutablePointer<UInt8>
-        /// A span's coverage times the clip, before it is composited (CPUFrame+Bands).
+        /// A resolved row's coverage times the clip, before it is composited (CPUFrame+Bands).
         let clipped: UnsafeMutablePointer<UInt8>
 
         init(width: Int) {

@@ -17,7 +17,7 @@ final class CoverageFormTests: XCTestCase {
     func testBandsGiveTheBytesOfMasksOnFuzzScenes() throws {
         let masks = CPURenderer(coverageForm: .masks), bands = CPURenderer(coverageForm: .bands(minimumPixels: 0))
         var differing: [UInt64] = []
-        for i in 0..<300 {
+        for i in 0..<120 {
             let seed = 0xC0_FE00 &+ UInt64(i)
             var builder = FuzzSceneBuilder(seed: seed)
             let list = builder.build()
@@ -26,19 +26,19 @@ final class CoverageFormTests: XCTestCase {
         XCTAssertEqual(differing, [], "seeds whose bands differ from their masks")
     }
 
-    /// Rings over a 1024 x 1024 canvas (resolved on every core), clipped and not, solid and
+    /// Rings over a 640 x 640 canvas (resolved on every core), clipped and not, solid and
     /// gradient paint, in a layer with a shadow: the default renderer against masks.
     func testLargeShapesOnEveryCoreGiveTheBytesOfMasks() throws {
-        var list = DisplayList(width: 1024, height: 1024, scale: 1, background: nil)
+        var list = DisplayList(width: 640, height: 640, scale: 1, background: nil)
         var rings = Path()
-        for k in 0..<26 {
-            let r = 512.0 - Double(k) * 19.7
-            rings.addEllipse(in: Rect(x: 512 - r, y: 512 - r, width: 2 * r, height: 2 * r))
-            rings.addEllipse(in: Rect(x: 517 - r, y: 509 - r, width: 2 * r - 10, height: 2 * r - 10))
+        for k in 0..<16 {
+            let r = 320.0 - Double(k) * 19.7
+            rings.addEllipse(in: Rect(x: 320 - r, y: 320 - r, width: 2 * r, height: 2 * r))
+            rings.addEllipse(in: Rect(x: 325 - r, y: 317 - r, width: 2 * r - 10, height: 2 * r - 10))
         }
         let ringShape = DeviceShape(contours: rings.flattened().map(\.points), rule: .evenOdd)
         var clipPath = Path()
-        clipPath.addEllipse(in: Rect(x: 100.3, y: 40.7, width: 800, height: 700))
+        clipPath.addEllipse(in: Rect(x: 60.3, y: 25.7, width: 500, height: 440))
         list.clips.append(ClipNode(parent: nil, shape: DeviceShape(contours: clipPath.flattened().map(\.points), rule: .nonzero)))
         var plain = CompositeState()
         list.commands.append(.fill(ringShape, Color(red: 0.5, green: 0, blue: 0.5, alpha: 1), plain))
@@ -51,7 +51,7 @@ final class CoverageFormTests: XCTestCase {
         list.commands.append(.beginLayer(layer))
         var inLayer = CompositeState()
         inLayer.clip = 0
-        let gradient = GradientDraw(kind: .linear(start: Point(x: 0, y: 0), end: Point(x: 1024, y: 900)),
+        let gradient = GradientDraw(kind: .linear(start: Point(x: 0, y: 0), end: Point(x: 640, y: 560)),
                                     stops: [GradientStop(offset: 0, color: Color(red: 1, green: 0.5, blue: 0, alpha: 1)),
                                             GradientStop(offset: 1, color: Color(red: 0, green: 0.2, blue: 1, alpha: 0.6))],
                                     extendStart: true, extendEnd: true, transform: .identity)

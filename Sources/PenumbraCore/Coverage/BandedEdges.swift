@@ -83,7 +83,11 @@ extension BandedEdges {
         let bandUnits = Accumulator.bandHeight << Accumulator.subpixelShift
         var acc = Accumulator(width: region.width, rows: min(region.height, Accumulator.bandHeight), scratch: scratch)
         var row = CoverageRow(y: region.y, originX: region.x, scratch: scratch, width: region.width)
-        var active: [FixedEdge] = []
+        // The scratch's list, reused from call to call (this call is then its only owner).
+        var active = scratch.activeEdges
+        scratch.activeEdges = []
+        active.removeAll(keepingCapacity: true)
+        defer { scratch.activeEdges = active }
         let firstTop = bands.lowerBound * bandUnits
         for i in 0..<bandStarts[bands.lowerBound] where Int(edges[i].bottom) > firstTop { active.append(edges[i]) }
         for band in bands {
