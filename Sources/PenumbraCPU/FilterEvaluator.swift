@@ -67,7 +67,7 @@ package struct FilterEvaluator: Sendable {
         if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }
         let computed = try renderInside(node, inside)
         if inside == region { return computed }
-        return Self.paste(computed, at: inside, into: region)
+        return computed.placed(at: inside, into: region)
     }
 
     /// `node`'s pixels over `region`, which lies inside its extent.
@@ -261,11 +261,6 @@ package struct FilterEvaluator: Sendable {
     /// The pixels of `bitmap` (covering `from`) inside `to`, which lies within `from`.
     static func crop(_ bitmap: Bitmap, from: PixelRect, to: PixelRect) -> Bitmap {
         if from == to { return bitmap }
-        return paste(bitmap, at: from, into: to)
-    }
-
-    /// A bitmap covering `region`: `bitmap`'s pixels where its rectangle `at` overlaps, transparent elsewhere.
-    package static func paste(_ bitmap: Bitmap, at: PixelRect, into region: PixelRect) -> Bitmap {
-        bitmap.placed(at: at, into: region)
+        return bitmap.placed(at: from, into: to)
     }
 }

@@ -166,7 +166,7 @@ final class FilterParityTests: XCTestCase {
         let keep = PixelRect(x: 5, y: 7, width: 9, height: 6)
         let cropped = try gpu.renderFilter(blurred.cropped(to: Rect(x: 5, y: 7, width: 9, height: 6)), in: keep, maxPixels: 1 << 20)
         let e = try XCTUnwrap(blurred.extent.rect)
-        XCTAssertEqual(cropped, FilterEvaluator.paste(whole, at: e, into: keep))
+        XCTAssertEqual(cropped, whole.placed(at: e, into: keep))
         XCTAssertLessThanOrEqual(gpu.lastFrameCounters.passes, 2)
     }
 
