@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer target over request parsing (JSON and multipart into a scene).
-#   Tools/fuzz/requests/run.sh [SECONDS]   (default 60)
+#   Tools/fuzz/requests/run.sh [SECONDS]   (default 60; `build` builds and stops)
 # Builds PenumbraRequests and what it needs into .build-fuzz with -sanitize=fuzzer,address, links
 # Tools/fuzz/requests/RequestFuzzer.swift against it, and fuzzes from Tools/fuzz/requests/corpus (new inputs go to
 # .build-fuzz/corpus, so the committed corpus only changes by hand). Exits non-zero on a crash,
@@ -17,6 +17,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/requests/Request
   -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
   -Xcc -fmodule-map-file="$bin/CPNG.build/module.modulemap" -Xcc -ISources/CPNG/include \
   "${objects[@]}" $(pkg-config --libs libpng) -lz -ldeflate -o "$out/request-fuzzer"
+[ "$seconds" = build ] && { echo "built $out/request-fuzzer"; exit 0; }
 mkdir -p "$out/corpus"
 cd "$out"
 ./request-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \

@@ -2,7 +2,7 @@
 # Builds and runs the libFuzzer target over whole scenes: decoding, recording (strokes, text-free
 # paths, layers, shadows, filters, offscreen images) and rendering on the CPU, under limits small
 # enough (SceneFuzzing.limits) that each input takes milliseconds.
-#   Tools/fuzz/scenes/run.sh [SECONDS]   (default 60)
+#   Tools/fuzz/scenes/run.sh [SECONDS]   (default 60; `build` builds and stops)
 # Builds PenumbraCPU and what it needs into .build-fuzz with -sanitize=fuzzer,address, links
 # Tools/fuzz/scenes/SceneFuzzer.swift against it, and fuzzes from Tools/fuzz/scenes/corpus (new
 # inputs go to .build-fuzz/scene-corpus) with the dictionary Tools/fuzz/scenes/scenes.dict (the view
@@ -23,6 +23,7 @@ for m in CPNG CBlurKernels CSampleKernels; do maps+=(-Xcc "-fmodule-map-file=$bi
 swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/scenes/SceneFuzzer.swift \
   -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap "${maps[@]}" \
   "${objects[@]}" $(pkg-config --libs libpng) -lz -ldeflate -o "$out/scene-fuzzer"
+[ "$seconds" = build ] && { echo "built $out/scene-fuzzer"; exit 0; }
 mkdir -p "$out/scene-corpus"
 cd "$out"
 ASAN_OPTIONS=detect_leaks=0 ./scene-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \

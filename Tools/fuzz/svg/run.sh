@@ -2,7 +2,7 @@
 # Builds and runs the libFuzzer target over the SVG reader (SvgFuzz.swift): parsing (libxml2,
 # the cascade, gzip), drawing into a small GraphicsContext and rendering on the CPU, under limits
 # small enough that each input takes milliseconds.
-#   Tools/fuzz/svg/run.sh [SECONDS]   (default 60)
+#   Tools/fuzz/svg/run.sh [SECONDS]   (default 60; `build` builds and stops)
 # Builds PenumbraSVG and PenumbraCPU into .build-fuzz with -sanitize=fuzzer,address (as
 # Tools/fuzz/scenes/run.sh does), compiles SvgFuzz.swift with the package name SwiftPM gave them
 # (it sets `package` limits), and fuzzes from Tools/fuzz/svg/corpus (30 small files of resvg's
@@ -25,6 +25,7 @@ for m in CLibPNG CLibXML2 CLibDeflate; do maps+=(-Xcc "-fmodule-map-file=Sources
 swiftc -O -sanitize=fuzzer,address -parse-as-library -package-name "$package_name" -swift-version 6 Tools/fuzz/svg/SvgFuzz.swift \
   -I "$bin/Modules" -I "$bin" "${maps[@]}" $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') \
   "${objects[@]}" $(pkg-config --libs libpng libxml-2.0) -lz -ldeflate -o "$out/svg-fuzzer"
+[ "$seconds" = build ] && { echo "built $out/svg-fuzzer"; exit 0; }
 mkdir -p "$out/svg-corpus"
 cd "$out"
 ASAN_OPTIONS=detect_leaks=0 ./svg-fuzzer -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
