@@ -14,17 +14,23 @@
 import PenumbraCore
 
 extension CPUFrame {
-    /// The replacement of the target's pixels within `bounds` (device grid, inside the target).
-    func backdropReplacement(_ blur: BackdropBlur, _ bounds: PixelRect) -> Bitmap {
-        replacement(blur.replacement(of: target.bitmap), bounds)
+    /// The pixels of a backdrop's replacement (its passes over the current target).
+    func backdropReplacement(_ replacement: FilterPlan) -> Bitmap {
+        let frame = target.frame
+        let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let evaluator = FilterEvaluator(services: .cpu, maxPixels: Int.max / 4)
+        // Cannot fail but by cancellation (no display list is drawn for these filters, the
+        // regions are within the target), which the render reports after the step.
+        return (try? evaluator.execute(replacement, input: FilterEvaluator.Pixels(target.bitmap, rect: whole)))
+            ?? Bitmap(width: replacement.region.width, height: replacement.region.height)
     }
 
-    /// Writes the target's pixels through `filter` with the alpha of `layer` (just popped) as
-    /// the coverage, times the draw's clip, over the draw's region.
-    mutating func maskBackdrop(_ filter: BackdropMaskFilter, layer: RenderTarget, _ draw: LoweredDraw) {
+    /// Writes the target's pixels through the mask's filter (`replacement`, over the draw's
+    /// region) with the alpha of `layer` (just popped) as the coverage, times the draw's clip.
+    mutating func maskBackdrop(_ replacement: FilterPlan, layer: RenderTarget, _ draw: LoweredDraw) {
         guard let plan = draw.op else { return }
         let region = plan.region
-        let placed = replacement(filter.replacement(over: .bitmap(target.bitmap)), region)
+        let placed = backdropReplacement(replacement)
         let coverage = CoverageMask(region: region, values: CPUFrame.alpha(of: layer, over: region))
         composite(region: region, coverage: coverage, clip: draw.clip?.mask, shader: makeShader(draw.paint, placed: placed),
                   alpha: draw.alpha8, mode: draw.mode)
@@ -41,14 +47,5 @@ extension CPUFrame {
             for x in inside.x..<inside.maxX { values[out + x] = pixels[source + x * 4] }
         }
         return values
-    }
-
-    /// `graph` (over the target's bitmap) evaluated within `bounds` (device grid, inside the target).
-    private func replacement(_ graph: FilterNode, _ bounds: PixelRect) -> Bitmap {
-        let frame = target.frame
-        let local = PixelRect(x: bounds.x - frame.x, y: bounds.y - frame.y, width: bounds.width, height: bounds.height)
-        let evaluator = FilterEvaluator(services: .cpu, maxPixels: Int.max / 4)
-        // Cannot fail: no display list is drawn for these filters and the region is within the target.
-        return (try? evaluator.render(graph, in: local)) ?? Bitmap(width: bounds.width, height: bounds.height)
     }
 }

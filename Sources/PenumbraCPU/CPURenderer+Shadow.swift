@@ -34,8 +34,7 @@ extension CPUFrame {
         }
         let evaluator = FilterEvaluator(services: services, maxPixels: Int.max / 4)
         // Cannot fail: the graph is a blur of its source, which covers the region it reads.
-        guard let alpha = try? evaluator.renderAlpha(plan.filter, in: plan.compositeRegion, source: plan.caster,
-                                                     pixels: AlphaImage(rect: plane, values: values)) else {
+        guard let alpha = try? evaluator.executeAlpha(plan.lowered, input: AlphaImage(rect: plane, values: values)) else {
             return assertionFailure("a shadow's graph failed on the CPU")
         }
         if cancellation?.isCancelled != true {

@@ -114,13 +114,13 @@ struct CPUFrame {
                 let layer = target
                 target = below
                 self.draw(draw, placed: layer.bitmap)
-            case .blurBackdrop(let blur, let bounds, let draw):
-                self.draw(draw, placed: backdropReplacement(blur, bounds))
-            case .maskBackdrop(let filter, let draw):
+            case .blurBackdrop(let replacement, _, let draw):
+                self.draw(draw, placed: backdropReplacement(replacement))
+            case .maskBackdrop(let replacement, let draw):
                 guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
                 let layer = target
                 target = below
-                maskBackdrop(filter, layer: layer, draw)
+                if let replacement { maskBackdrop(replacement, layer: layer, draw) }
             }
         }
         try cancellation?.check()  // the last draw may have stopped early

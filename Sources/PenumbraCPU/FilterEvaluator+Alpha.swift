@@ -67,27 +67,29 @@ extension GaussianKernel {
 }
 
 extension FilterEvaluator {
-    /// The single-channel pixels of `node` in `region`, `source` standing for `pixels` (which
-    /// covers the region `node` asks of it): an image covering at least the region's part inside
-    /// the node's extent, zero elsewhere. Each blur runs in place on its input's plane, so the
-    /// result may cover more than the region; every value it holds is the node's.
-    package func renderAlpha(_ node: FilterNode, in region: PixelRect, source: FilterNode, pixels: consuming AlphaImage) throws -> AlphaImage {
-        try checkSize(region)
-        if node == source { return pixels }
-        let inside = node.computedRegion(in: region)
-        guard case .filtered(let input, let filter) = node, !inside.isEmpty else {
-            throw FilterError("internal: \(node) has no single-channel form")
+    /// The single-channel pixels of `plan`'s result, `input` holding its stand-in's values (and
+    /// covering every region the plan reads of it): an image covering at least the result's
+    /// region within its extent, zero elsewhere. Each blur runs in place on its input's plane, so
+    /// the result may cover more than the region; every value it holds is the result's. Only
+    /// blurs of the input have a single-channel form: any other pass is an internal error.
+    package func executeAlpha(_ plan: FilterPlan, input: AlphaImage) throws -> AlphaImage {
+        var pending: AlphaImage? = input
+        var current: AlphaImage?
+        for (index, pass) in plan.passes.enumerated() {
+            switch pass.operation {
+            case .input:
+                guard let pixels = pending.take() else { throw FilterError("internal: a single-channel plan reads its input twice") }
+                current = pixels
+            case .blur(let source, let kernel, let read) where source == index - 1:
+                guard var plane = current.take()?.covering(read) else { throw FilterError("internal: a blur without its input") }
+                let (width, height) = (plane.rect.width, plane.rect.height)
+                plane.values.withUnsafeMutableBufferPointer { services.blurAlpha($0.baseAddress!, width, height, kernel) }
+                current = plane
+            default:
+                throw FilterError("internal: \(pass.operation) has no single-channel form")
+            }
         }
-        switch filter {
-        case .gaussianBlur(let radius):
-            let kernel = GaussianKernel(sigma: radius)
-            let read = ImageFilter.blurInputRegion(inside, radius: radius, inputExtent: input.extent)
-            var plane = try renderAlpha(input, in: read, source: source, pixels: pixels).covering(read)
-            let (width, height) = (plane.rect.width, plane.rect.height)
-            plane.values.withUnsafeMutableBufferPointer { services.blurAlpha($0.baseAddress!, width, height, kernel) }
-            return plane
-        default:
-            throw FilterError("internal: \(filter) has no single-channel form")
-        }
+        guard let current else { throw FilterError("internal: a single-channel plan left no result") }
+        return current
     }
 }

@@ -1,27 +1,17 @@
-// FilterEvaluator: turns a filter graph into 8-bit premultiplied pixels for
-// one requested region, reading from each input only its region of interest
-// (FilterGraph.swift). `render(node, in: R)` returns R's pixels, transparent
-// outside the node's extent; internally each node computes only R ∩ extent
-// and asks its inputs for what that needs:
-//
-// - colour filters, blendWithMask, composite, crop: the same pixels;
-// - gaussianBlur and unsharpMask: the region and its part grown by the
-//   kernel radius inside the input's extent (outside the extent the input is
-//   transparent, so the blur's zero edge rule is the extent's);
-// - clampToExtent: the part of the input's extent under the region's rows
-//   and columns, each output pixel reading the nearest one;
-// - affineTransform: the whole (finite) input, drawn by the renderer.
-//
-// Each filter's output is its own 8-bit image (SCENE_FORMAT.md, Precision).
+// FilterEvaluator: the CPU's executor of filter graphs. A graph asked for a
+// region is lowered once (Core's FilterPlan: the region-of-interest walk, the
+// kernels and fixed-point words resolved) and its passes run in order on
+// 8-bit premultiplied bitmaps; each pass's pixels are let go after the last
+// pass that reads them. A pass reads an input over a rectangle: the input's
+// pixels there, transparent outside the input's own rectangle. Each filter's
+// output is its own 8-bit image (SCENE_FORMAT.md, Precision).
 // The pixel work reuses the renderers' own code rather than new code of its
 // own: blending is Core's `BlendMode.blend`, the blur is the shadow's integer
-// kernel (GaussianKernel) over the four interleaved channels at once (the
-// `FilterServices`' image blur, RGBABlur.swift), and
-// gradients and resampling are display lists drawn by the services' renderer
-// (so generators are the gradient ops, and affineTransform is drawImage).
-// Every region is checked against the pixel limit before it is allocated.
-// The region decisions themselves are FilterRegions.swift's, shared with the
-// GPU renderer's passes (GPUFilterEvaluator).
+// kernel over the four interleaved channels at once (the `FilterServices`'
+// image blur, RGBABlur.swift), and gradients and resampling are display
+// lists drawn by the services' renderer (so generators are the gradient ops,
+// and affineTransform is drawImage). The GPU renderer executes the same
+// passes (GPUFilterEvaluator).
 
 import Dispatch
 import PenumbraCore
@@ -61,85 +51,84 @@ package struct FilterEvaluator: Sendable {
     /// The pixels of `node` in `region` (its extent's coordinates): a bitmap of the region's size,
     /// transparent outside the node's extent.
     package func render(_ node: FilterNode, in region: PixelRect) throws -> Bitmap {
-        try RenderCancellation.checkCurrent()  // between passes; each blur also looks per row
-        try checkSize(region)
-        let inside = node.computedRegion(in: region)
-        if inside.isEmpty { return Bitmap(width: region.width, height: region.height) }
-        let computed = try renderInside(node, inside)
-        if inside == region { return computed }
-        return computed.placed(at: inside, into: region)
+        try execute(FilterPlan(node, in: region, maxPixels: maxPixels))
     }
 
-    /// `node`'s pixels over `region`, which lies inside its extent.
-    private func renderInside(_ node: FilterNode, _ region: PixelRect) throws -> Bitmap {
-        switch node {
-        case .bitmap(let bitmap):
-            return Self.crop(bitmap, from: PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), to: region)
-        case .generator(let generator):
-            return try renderGenerator(generator, region)
-        case .filtered(let input, let filter):
-            return try apply(filter, to: input, region)
+    /// The pixels of `plan`'s result over its region; `input` holds the pixels of its stand-in
+    /// node (a bitmap over a rectangle that covers every region the plan reads of it).
+    package func execute(_ plan: FilterPlan, input: Pixels? = nil) throws -> Bitmap {
+        var images = [Pixels?](repeating: nil, count: plan.passes.count)
+        let lastReaders = plan.lastReaders
+        for (index, pass) in plan.passes.enumerated() {
+            try RenderCancellation.checkCurrent()  // between passes; each blur also looks per row
+            images[index] = try run(pass, reading: images, input: input)
+            for i in pass.operation.inputs where lastReaders[i] == index { images[i] = nil }
         }
+        guard let result = images[plan.result] else { throw FilterError("internal: a filter plan left no result") }
+        return result.over(plan.region)
     }
 
-    private func apply(_ filter: ImageFilter, to input: FilterNode, _ region: PixelRect) throws -> Bitmap {
-        switch filter {
-        case .gaussianBlur(let radius):
-            let source = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
-            return Self.crop(blur(try render(input, in: source), GaussianKernel(sigma: radius)), from: source, to: region)
-        case .unsharpMask(let radius, let intensity):
-            let kernel = GaussianKernel(sigma: radius)
-            let source = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
-            let wide = try render(input, in: source)
-            let original = Self.crop(wide, from: source, to: region)
-            let blurred = Self.crop(blur(wide, kernel), from: source, to: region)
-            return Self.unsharp(original, blurred, intensity: ColorFilterKernel.q12(max(-1e5, min(1e5, intensity))))
-        case .blendWithMask(let mask, let background):
-            let source = try render(input, in: region), m = try render(mask, in: region)
-            let back = try background.map { try render($0, in: region) } ?? Bitmap(width: region.width, height: region.height)
-            return Self.blendWithMask(source, mask: m, background: back)
-        case .composite(let mode, let background):
-            let source = try render(input, in: region), back = try render(background, in: region)
-            return Self.combine(source, back) { s, d in mode.blend(source: s, destination: d) }
-        case .affineTransform(let matrix):
-            return try resample(input, matrix, region)
-        case .crop:
-            return try render(input, in: region)
-        case .clampToExtent:
-            return try clamp(input, region)
-        default:
-            guard let kernel = ColorFilterKernel(filter, extent: input.extent) else {
-                throw FilterError("internal: no kernel for \(filter)")
-            }
-            var out = try render(input, in: region)
-            let w = region.width, h = region.height
-            // Rows in two halves on two threads for large regions (each pixel is independent).
-            let parts = w * h >= 1 << 16 ? min(2, Parallelism.maxThreads) : 1
-            out.pixels.withUnsafeMutableBufferPointer { buffer in
-                let pixels = DisjointWrites(buffer.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    let px = pixels.value
-                    for row in (h * part / parts)..<(h * (part + 1) / parts) {
-                        var i = row * w * 4
-                        for col in 0..<w {
-                            let p = SIMD4<Int32>(Int32(px[i]), Int32(px[i + 1]), Int32(px[i + 2]), Int32(px[i + 3]))
-                            let q = kernel.apply(p, x: region.x + col, y: region.y + row)
-                            px[i] = UInt8(q.x); px[i + 1] = UInt8(q.y); px[i + 2] = UInt8(q.z); px[i + 3] = UInt8(q.w)
-                            i += 4
-                        }
-                    }
-                }
-            }
-            return out
+    /// A pass's pixels: a bitmap covering `rect`.
+    package struct Pixels: Sendable {
+        package var bitmap: Bitmap
+        package var rect: PixelRect
+
+        package init(_ bitmap: Bitmap, rect: PixelRect) { self.bitmap = bitmap; self.rect = rect }
+
+        /// The pixels over `region`: these where they overlap it, transparent elsewhere.
+        func over(_ region: PixelRect) -> Bitmap { rect == region ? bitmap : bitmap.placed(at: rect, into: region) }
+    }
+
+    private func run(_ pass: FilterPlan.Pass, reading images: [Pixels?], input: Pixels?) throws -> Pixels {
+        let region = pass.rect
+        func pixels(_ index: Int, over rect: PixelRect) throws -> Bitmap {
+            guard let image = images[index] else { throw FilterError("internal: a filter pass read a pass already let go") }
+            return image.over(rect)
         }
+        let bitmap: Bitmap
+        switch pass.operation {
+        case .transparent:
+            bitmap = Bitmap(width: region.width, height: region.height)
+        case .input:
+            guard let input else { throw FilterError("internal: a filter plan's input has no pixels") }
+            return input
+        case .bitmap(let source):
+            bitmap = Self.crop(source, from: PixelRect(x: 0, y: 0, width: source.width, height: source.height), to: region)
+        case .constant(let color):
+            bitmap = Self.filled(color, region)
+        case .draw(let list):
+            bitmap = try services.render(list)
+        case .blur(let i, let kernel, let read):
+            bitmap = Self.crop(blur(try pixels(i, over: read), kernel), from: read, to: region)
+        case .unsharp(let i, let kernel, let intensity, let read):
+            let wide = try pixels(i, over: read)
+            let blurred = Self.crop(blur(wide, kernel), from: read, to: region)
+            bitmap = Self.unsharp(Self.crop(wide, from: read, to: region), blurred, intensity: intensity)
+        case .color(let i, let kernel):
+            bitmap = Self.apply(kernel, to: try pixels(i, over: region), region)
+        case .blendWithMask(let i, let mask, let background):
+            let back = try background.map { try pixels($0, over: region) } ?? Bitmap(width: region.width, height: region.height)
+            bitmap = Self.blendWithMask(try pixels(i, over: region), mask: try pixels(mask, over: region), background: back)
+        case .composite(let i, let background, let mode):
+            bitmap = Self.combine(try pixels(i, over: region), try pixels(background, over: region)) { s, d in
+                mode.blend(source: s, destination: d)
+            }
+        case .clamp(let i, let extent, let read):
+            bitmap = Self.clamp(try pixels(i, over: read), read, extent: extent, region)
+        case .resample(let source, let matrix, let read):
+            let drawn: Bitmap
+            switch source {
+            case .pass(let i): drawn = try pixels(i, over: read)
+            case .bitmap(let b): drawn = b
+            }
+            bitmap = try services.render(ImageFilter.affineDisplayList(region, matrix: matrix, source: read, pixels: drawn))
+        }
+        return Pixels(bitmap, rect: region)
     }
 
-    // MARK: Generators and resampling (display lists)
+    // MARK: Per-pass work
 
-    private func renderGenerator(_ generator: FilterGenerator, _ region: PixelRect) throws -> Bitmap {
-        if let list = generator.displayList(over: region) { return try services.render(list) }
-        guard case .constantColor(let color) = generator else { throw FilterError("internal: no display list for \(generator)") }
-        let p = color.premultiplied8
+    private static func filled(_ p: SIMD4<UInt8>, _ region: PixelRect) -> Bitmap {
         var out = Bitmap(width: region.width, height: region.height)
         out.pixels.withUnsafeMutableBufferPointer { px in
             for i in 0..<(region.width * region.height) {
@@ -149,30 +138,35 @@ package struct FilterEvaluator: Sendable {
         return out
     }
 
-    /// affineTransform: the input drawn as `drawImage` draws it, user space being the input's
-    /// pixel grid. A finite input is drawn whole (so its mipmap levels and edges are the same for
-    /// every region); an infinite one (after clampToExtent) is drawn from a margin-grown, aligned
-    /// part of it so that the part's edges fall outside the region.
-    private func resample(_ input: FilterNode, _ matrix: AffineTransform, _ region: PixelRect) throws -> Bitmap {
-        guard let source = ImageFilter.affineSourceRegion(region, matrix: matrix, inputExtent: input.extent) else {
-            return Bitmap(width: region.width, height: region.height)
+    /// A colour filter's formula on each pixel of `pixels` (covering `region`).
+    private static func apply(_ kernel: ColorFilterKernel, to pixels: Bitmap, _ region: PixelRect) -> Bitmap {
+        var out = pixels
+        let w = region.width, h = region.height
+        // Rows in two halves on two threads for large regions (each pixel is independent).
+        let parts = w * h >= 1 << 16 ? min(2, Parallelism.maxThreads) : 1
+        out.pixels.withUnsafeMutableBufferPointer { buffer in
+            let pixels = DisjointWrites(buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let px = pixels.value
+                for row in (h * part / parts)..<(h * (part + 1) / parts) {
+                    var i = row * w * 4
+                    for col in 0..<w {
+                        let p = SIMD4<Int32>(Int32(px[i]), Int32(px[i + 1]), Int32(px[i + 2]), Int32(px[i + 3]))
+                        let q = kernel.apply(p, x: region.x + col, y: region.y + row)
+                        px[i] = UInt8(q.x); px[i + 1] = UInt8(q.y); px[i + 2] = UInt8(q.z); px[i + 3] = UInt8(q.w)
+                        i += 4
+                    }
+                }
+            }
         }
-        let pixels = try render(input, in: source)
-        return try services.render(ImageFilter.affineDisplayList(region, matrix: matrix, source: source, pixels: pixels))
+        return out
     }
 
-    // MARK: Per-pixel work
-
-    private func clamp(_ input: FilterNode, _ region: PixelRect) throws -> Bitmap {
-        let e: PixelRect, needed: PixelRect
-        switch ImageFilter.clampRegions(region, inputExtent: input.extent) {
-        case .unchanged: return try render(input, in: region)
-        case .transparent: return Bitmap(width: region.width, height: region.height)
-        case .edges(let extent, let read): (e, needed) = (extent, read)
-        }
+    /// clampToExtent: each pixel of `region` reads `source` (covering `needed`) at its
+    /// coordinates clamped into `e`.
+    private static func clamp(_ source: Bitmap, _ needed: PixelRect, extent e: PixelRect, _ region: PixelRect) -> Bitmap {
         func clampX(_ x: Int) -> Int { max(e.x, min(e.maxX - 1, x)) }
         func clampY(_ y: Int) -> Int { max(e.y, min(e.maxY - 1, y)) }
-        let source = try render(input, in: needed)
         var out = Bitmap(width: region.width, height: region.height)
         out.pixels.withUnsafeMutableBufferPointer { dst in
             source.pixels.withUnsafeBufferPointer { src in
@@ -248,14 +242,6 @@ package struct FilterEvaluator: Sendable {
             }
         }
         return out
-    }
-
-    // MARK: Regions
-
-    func checkSize(_ region: PixelRect) throws {
-        guard region.width <= maxPixels, region.height <= maxPixels, region.area <= maxPixels else {
-            throw FilterError("a filter needs a region of \(region.width) x \(region.height) pixels, over the limit of \(maxPixels)")
-        }
     }
 
     /// The pixels of `bitmap` (covering `from`) inside `to`, which lies within `from`.

@@ -1,36 +1,33 @@
-// GPUFilterEvaluator: a filter graph (PenumbraCore's FilterGraph) evaluated
-// as GPU passes, byte for byte what the CPU's FilterEvaluator computes.
-//
-// The walk is the CPU's: `render(node, in: region)` computes the node's
-// computed region (region ∩ extent) and asks each input for its region of
-// interest, every decision taken by FilterRegions.swift, the code both
-// evaluators share. What differs is where pixels live: every intermediate is
-// an RGBA8 texture from the renderer's pool (GPUFilterImage: the texture and
-// the rect of graph pixels it holds; outside the rect is transparent, so no
-// pass ever pastes a result into a larger transparent one), and each filter
-// is one or more full-screen passes over its output rect:
+// GPUFilterEvaluator: the GPU's executor of filter graphs, byte for byte
+// what the CPU's FilterEvaluator computes. Both execute the same passes: a
+// graph asked for a region is lowered once in Core (FilterPlan: the
+// region-of-interest walk, the kernels and fixed-point words resolved), and
+// here each pass is one or more full-screen passes over its rect. What
+// differs from the CPU is where pixels live: every intermediate is an RGBA8
+// texture from the renderer's pool (GPUFilterImage: the texture and the rect
+// of graph pixels it holds; outside the rect is transparent, so no pass ever
+// pastes a result into a larger transparent one):
 //
 // - colour filters: filter.frag with colorfilter.glsl, ColorFilterKernel's
 //   fixed-point formulas in 64-bit integers (its parameters, compiled once by
 //   the same Swift code, reach the shader as 64-bit words);
-// - gaussianBlur: filterblur.frag's horizontal pass into an RGBA32F plane of
+// - blur: filterblur.frag's horizontal pass into an RGBA32F plane of
 //   integers over the region's columns and the grown rows, then its vertical
 //   pass into bytes, GaussianKernel's integer weights (the shadow's block);
 //   on a shadow's packed alpha plane, blur.frag's two passes over only its
 //   occupied tiles (GPUFilterEvaluator+Alpha.swift);
-// - unsharpMask: the blur's two passes, then filter.frag's combine;
-// - blendWithMask, composite (blend.glsl's integer blend), clampToExtent and
-//   the constant colour generator: one filter.frag pass each; crop: none
-//   (the input already covers only the cropped region);
+// - unsharp: the blur's two passes, then filter.frag's combine;
+// - blendWithMask, composite (blend.glsl's integer blend), clamp and the
+//   constant colour: one filter.frag pass each;
 // - gradient generators: the gradient op drawn by the renderer's own draw
 //   path into a target (GPUFrame), as the CPU draws a display list;
-// - affineTransform: drawImage through the renderer's draw path. The image
-//   draw samples CPU pixels (its mip atlas is built from them), so a
-//   transformed *filtered* input is read back once; a source image is not.
+// - resample: drawImage through the renderer's draw path. The image draw
+//   samples CPU pixels (its mip atlas is built from them), so a transformed
+//   *filtered* input is read back once; a source bitmap is not.
 //
-// Intermediates go back to the lease as soon as their consumer has run; the
-// result is read back once (`GPURenderer.renderFilter`), or drawn in place
-// (blurBackdrop, GPUFrame+Backdrop.swift).
+// Intermediates go back to the lease after the last pass that reads them;
+// the result is read back once (`GPURenderer.renderFilter`), or drawn in
+// place (blurBackdrop, GPUFrame+Backdrop.swift; shadows, GPUFrame+Shadow.swift).
 import CEGL
 import PenumbraCore
 
@@ -70,49 +67,42 @@ enum GPUFilterPass: Int, CaseIterable {
     static let defines: [(String, Int)] = allCases.map { ("FILTER_" + ShaderConstants.macroName(String(describing: $0)), $0.rawValue) }
 }
 
-/// Evaluates filter graphs on one renderer's context, within one lease.
+/// Executes lowered filter graphs on one renderer's context, within one lease.
 final class GPUFilterEvaluator {
     let programs: ProgramCache
     let shared: GPUSharedObjects
     let lease: GLLease
     let images: GLImageCache
     let sparseLimit: Double
-    /// The largest region (pixels) any node may be asked for.
-    let maxPixels: Int
-    /// A node whose pixels are already on the GPU, and that image (the render's target standing
-    /// for the backdrop under a backdrop blur): wherever the graph holds that node, it is that
-    /// image, whatever region is asked of it. An owned one (a shadow's caster plane) is handed to
-    /// the graph's one use of that node, which consumes it.
-    var substitute: (node: FilterNode, image: GPUFilterImage)?
     private var counters: GPUCounters { shared.counters }
 
-    init(programs: ProgramCache, shared: GPUSharedObjects, lease: GLLease, images: GLImageCache, sparseLimit: Double,
-         maxPixels: Int) {
+    init(programs: ProgramCache, shared: GPUSharedObjects, lease: GLLease, images: GLImageCache, sparseLimit: Double) {
         self.programs = programs; self.shared = shared; self.lease = lease; self.images = images
-        self.sparseLimit = sparseLimit; self.maxPixels = maxPixels
+        self.sparseLimit = sparseLimit
     }
 
-    /// The pixels of `node` in `region`: an image covering at most the node's computed region
-    /// (a substitute may cover more), transparent elsewhere.
-    func render(_ node: FilterNode, in region: PixelRect) throws -> GPUFilterImage {
-        guard region.width <= maxPixels, region.height <= maxPixels, region.area <= maxPixels else {
-            throw FilterError("a filter needs a region of \(region.width) x \(region.height) pixels, over the limit of \(maxPixels)")
+    /// The pixels of `plan`'s result: an image covering at most its region within the graph's
+    /// extent (the input may cover more), transparent elsewhere. `input` holds the pixels of the
+    /// plan's stand-in node (an owned one, a shadow's caster plane, is consumed by its reader).
+    func execute(_ plan: FilterPlan, input: GPUFilterImage? = nil) throws -> GPUFilterImage {
+        var images = [GPUFilterImage?](repeating: nil, count: plan.passes.count)
+        let lastReaders = plan.lastReaders
+        do {
+            for (index, pass) in plan.passes.enumerated() {
+                let output = try run(pass, reading: images, input: input)
+                images[index] = output
+                // Inputs read for the last time go back, unless the output is written into one of them.
+                for i in pass.operation.inputs where lastReaders[i] == index {
+                    if let image = images[i], image.surface?.name != output.surface?.name { release(image) }
+                    images[i] = nil
+                }
+            }
+        } catch {
+            for image in images { if let image { release(image) } }
+            throw error
         }
-        if let substitute, node == substitute.node { return substitute.image }
-        let inside = node.computedRegion(in: region)
-        if inside.isEmpty { return .transparent }
-        switch node {
-        case .bitmap(let bitmap):
-            return try upload(bitmap, inside)
-        case .generator(.constantColor(let color)):
-            let p = SIMD4<Int32>(truncatingIfNeeded: color.premultiplied8)
-            return try pass(.constant, over: inside, inputs: []) { $0.constant = p }
-        case .generator(let generator):
-            guard let list = generator.displayList(over: inside) else { throw FilterError("internal: no display list for \(generator)") }
-            return try draw(list, at: inside)
-        case .filtered(let input, let filter):
-            return try apply(filter, to: input, inside)
-        }
+        guard let result = images[plan.result] else { throw FilterError("internal: a filter plan left no result") }
+        return result
     }
 
     /// Gives an intermediate back to the pool (a lent one stays with its owner).
@@ -120,56 +110,50 @@ final class GPUFilterEvaluator {
         if image.owned, let surface = image.surface { lease.giveBack(surface) }
     }
 
-    private func apply(_ filter: ImageFilter, to input: FilterNode, _ region: PixelRect) throws -> GPUFilterImage {
-        switch filter {
-        case .gaussianBlur(let radius):
-            let kernel = GaussianKernel(sigma: radius)
-            let read = ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent)
-            let source = try render(input, in: read)
+    private func run(_ pass: FilterPlan.Pass, reading images: [GPUFilterImage?], input: GPUFilterImage?) throws -> GPUFilterImage {
+        let region = pass.rect
+        func image(_ index: Int) throws -> GPUFilterImage {
+            guard let image = images[index] else { throw FilterError("internal: a filter pass read a pass already let go") }
+            return image
+        }
+        switch pass.operation {
+        case .transparent:
+            return .transparent
+        case .input:
+            guard let input else { throw FilterError("internal: a filter plan's input has no pixels") }
+            return input
+        case .bitmap(let bitmap):
+            return try upload(bitmap, region)
+        case .constant(let color):
+            let p = SIMD4<Int32>(truncatingIfNeeded: color)
+            return try self.pass(.constant, over: region, inputs: []) { $0.constant = p }
+        case .draw(let list):
+            return try draw(list, at: region)
+        case .blur(let i, let kernel, let read):
+            let source = try image(i)
             if case .packedAlpha = source.format { return try blurAlpha(source, kernel, read) }
-            defer { release(source) }
             return try blur(source, kernel, region)
-        case .unsharpMask(let radius, let intensity):
-            let kernel = GaussianKernel(sigma: radius)
-            let source = try render(input, in: ImageFilter.blurInputRegion(region, radius: radius, inputExtent: input.extent))
-            defer { release(source) }
+        case .unsharp(let i, let kernel, let intensity, _):
+            let source = try image(i)
             let blurred = try blur(source, kernel, region)
             defer { release(blurred) }
-            let k = ColorFilterKernel.q12(max(-1e5, min(1e5, intensity)))
-            return try pass(.unsharp, over: region, inputs: [source, blurred]) { $0.intensity = GPUPaint.words(k) }
-        case .blendWithMask(let mask, let background):
-            let source = try render(input, in: region)
-            defer { release(source) }
-            let m = try render(mask, in: region)
-            defer { release(m) }
-            let back = try background.map { try render($0, in: region) } ?? .transparent
-            defer { release(back) }
-            return try pass(.mask, over: region, inputs: [source, m, back]) { _ in }
-        case .composite(let mode, let background):
-            let source = try render(input, in: region)
-            defer { release(source) }
-            let back = try render(background, in: region)
-            defer { release(back) }
-            return try pass(.composite, over: region, inputs: [source, back], defines: [("BLEND_MODE", mode.shaderValue)]) { _ in }
-        case .affineTransform(let matrix):
-            return try resample(input, matrix, region)
-        case .crop:
-            return try render(input, in: region)
-        case .clampToExtent:
-            switch ImageFilter.clampRegions(region, inputExtent: input.extent) {
-            case .unchanged: return try render(input, in: region)
-            case .transparent: return .transparent
-            case .edges(let extent, let needed):
-                let source = try render(input, in: needed)
-                defer { release(source) }
-                return try pass(.clamp, over: region, inputs: [source]) { $0.clampExtent = UniformBuffers.rect(extent) }
+            return try self.pass(.unsharp, over: region, inputs: [source, blurred]) { $0.intensity = GPUPaint.words(intensity) }
+        case .blendWithMask(let i, let mask, let background):
+            let back = try background.map(image) ?? .transparent
+            return try self.pass(.mask, over: region, inputs: [try image(i), try image(mask), back]) { _ in }
+        case .composite(let i, let background, let mode):
+            return try self.pass(.composite, over: region, inputs: [try image(i), try image(background)],
+                                 defines: [("BLEND_MODE", mode.shaderValue)]) { _ in }
+        case .clamp(let i, let extent, _):
+            return try self.pass(.clamp, over: region, inputs: [try image(i)]) { $0.clampExtent = UniformBuffers.rect(extent) }
+        case .resample(let source, let matrix, let read):
+            let pixels: Bitmap
+            switch source {
+            case .bitmap(let bitmap): pixels = bitmap
+            case .pass(let i): pixels = try self.read(try image(i), in: read)
             }
-        default:
-            guard let kernel = ColorFilterKernel(filter, extent: input.extent) else {
-                throw FilterError("internal: no kernel for \(filter)")
-            }
-            let source = try render(input, in: region)
-            defer { release(source) }
+            return try draw(ImageFilter.affineDisplayList(region, matrix: matrix, source: read, pixels: pixels), at: region)
+        case .color(let i, let kernel):
             let (op, parameters, table) = kernel.portable
             var gamma: GLTexture?
             if !table.isEmpty {
@@ -179,7 +163,7 @@ final class GPUFilterEvaluator {
                 gamma = try lease.table(values, width: 64, rows: 17)
             }
             defer { if let gamma { lease.giveBack(texture: gamma.name) } }
-            return try pass(.color, over: region, inputs: [source], defines: [("COLOR_OP", op)]) { block in
+            return try self.pass(.color, over: region, inputs: [try image(i)], defines: [("COLOR_OP", op)]) { block in
                 for (i, v) in parameters.enumerated() { block.colorParams[i] = GPUPaint.words(v) }
                 if let gamma {
                     glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.gammaTable.rawValue))
@@ -279,22 +263,6 @@ final class GPUFilterEvaluator {
         try frame.run()
         let target = frame.target
         return GPUFilterImage(surface: target.surface, rect: rect, owned: true)
-    }
-
-    /// affineTransform: the input over its source rectangle drawn as drawImage draws it.
-    private func resample(_ input: FilterNode, _ matrix: AffineTransform, _ region: PixelRect) throws -> GPUFilterImage {
-        guard let source = ImageFilter.affineSourceRegion(region, matrix: matrix, inputExtent: input.extent) else {
-            return .transparent
-        }
-        let pixels: Bitmap
-        if case .bitmap(let bitmap) = input, source == PixelRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height) {
-            pixels = bitmap
-        } else {
-            let image = try render(input, in: source)
-            defer { release(image) }
-            pixels = try read(image, in: source)
-        }
-        return try draw(ImageFilter.affineDisplayList(region, matrix: matrix, source: source, pixels: pixels), at: region)
     }
 
     /// The image's pixels over `region` (transparent outside its rect).

@@ -1,13 +1,12 @@
 // The GPU's `blurBackdrop` (BackdropBlur.swift): the replacement over the
-// bounds the draw stream gives is Core's filter graph
-// (`blur.replacement(over:)`) evaluated as GPU passes (GPUFilterEvaluator)
-// whose one source is the current target's texture itself, so nothing is
-// read back: the blur's two passes read the target, the saturation and tint
-// passes follow, and the stream's draw then writes the result 1:1 with `copy`
-// under the shape's coverage times the clip, as on the CPU, as placed pixels
-// (a 1:1 placement samples exactly its texels, as the CPU's does). The
-// graph's source is a node of the target's extent without pixels
-// (`FilterNode.standIn`), for which the evaluator substitutes the target's texture.
+// bounds the draw stream gives comes lowered (FilterPlan.backdrop: the blur's
+// graph over a stand-in for the target) and its passes run here
+// (GPUFilterEvaluator) with the current target's texture itself as their
+// input, so nothing is read back: the blur's two passes read the target, the
+// saturation and tint passes follow, and the stream's draw then writes the
+// result 1:1 with `copy` under the shape's coverage times the clip, as on the
+// CPU, as placed pixels (a 1:1 placement samples exactly its texels, as the
+// CPU's does).
 //
 // A layer ended as a backdrop mask (BackdropMask.swift) goes the same way:
 // its filter's pass reads the target over the draw's region (the layer's
@@ -19,36 +18,27 @@
 import PenumbraCore
 
 extension GPUFrame {
-    /// The replacement of the target's pixels within `bounds` (device grid, inside the target),
-    /// as a target placed at `bounds`; the caller gives it back.
-    func backdropReplacement(_ blur: BackdropBlur, _ bounds: PixelRect) throws -> GLTarget {
-        try backdropReplacement(blur.replacement(over:), bounds)
-    }
-
-    /// Writes the target's pixels through `filter` with the alpha of `layer` (just popped; the
-    /// caller gives it back) as the coverage, times the draw's clip, over the draw's region.
-    func maskBackdrop(_ filter: BackdropMaskFilter, layer: GLTarget, _ draw: LoweredDraw) throws {
+    /// Writes the target's pixels through the mask's filter (`replacement`, over the draw's
+    /// region) with the alpha of `layer` (just popped; the caller gives it back) as the
+    /// coverage, times the draw's clip.
+    func maskBackdrop(_ replacement: FilterPlan, layer: GLTarget, _ draw: LoweredDraw) throws {
         guard let plan = draw.op else { return }
-        let replacement = try backdropReplacement(filter.replacement(over:), plan.region)
-        defer { lease.giveBack(replacement) }
-        try self.draw(draw, placed: replacement.texture.name, alphaCoverage: layer.texture)
+        let pixels = try backdropReplacement(replacement, plan.region)
+        defer { lease.giveBack(pixels) }
+        try self.draw(draw, placed: pixels.texture.name, alphaCoverage: layer.texture)
     }
 
-    /// The pixels of `graph` (over a node standing for the target) within `bounds`.
-    private func backdropReplacement(_ graph: (FilterNode) -> FilterNode, _ bounds: PixelRect) throws -> GLTarget {
+    /// A backdrop's replacement (its passes over the current target) as a target placed at
+    /// `bounds` (device grid, inside the target); the caller gives it back.
+    func backdropReplacement(_ replacement: FilterPlan, _ bounds: PixelRect) throws -> GLTarget {
         let frame = target.frame
-        let local = PixelRect(x: bounds.x - frame.x, y: bounds.y - frame.y, width: bounds.width, height: bounds.height)
-        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
-                                           sparseLimit: sparseLimit, maxPixels: Int.max / 4)
-        // The backdrop: a pixel-less node of the target's extent, standing for the target's texture.
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images, sparseLimit: sparseLimit)
         let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let backdrop = FilterNode.standIn(extent: whole)
-        evaluator.substitute = (backdrop, GPUFilterImage(surface: target.surface, rect: whole, owned: false))
-        let replacement = try evaluator.render(graph(backdrop), in: local)
+        let image = try evaluator.execute(replacement, input: GPUFilterImage(surface: target.surface, rect: whole, owned: false))
         // The replacement covers the whole request (the blur of the target's extent reaches past it).
-        guard let surface = replacement.surface, replacement.rect == local, replacement.owned else {
-            evaluator.release(replacement)
-            throw RenderError("GPU: a backdrop's replacement covers \(replacement.rect), not the requested \(local)")
+        guard let surface = image.surface, image.rect == replacement.region, image.owned else {
+            evaluator.release(image)
+            throw RenderError("GPU: a backdrop's replacement covers \(image.rect), not the requested \(replacement.region)")
         }
         return GLTarget(surface: surface, texture: GLTexture(name: surface.name, rect: bounds))
     }

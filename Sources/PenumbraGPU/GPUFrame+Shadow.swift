@@ -42,11 +42,9 @@ extension GPUFrame {
         if let caster { lease.giveBack(texture: caster.name) }
 
         // 2. The shadow's graph on the caster's plane: the blur (in place).
-        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
-                                           sparseLimit: sparseLimit, maxPixels: Int.max / 4)
-        evaluator.substitute = (plan.caster, GPUFilterImage(surface: alpha.surface, rect: plane, owned: true,
-                                                            format: .packedAlpha(border: border, tiles: casterTiles)))
-        let blurred = try evaluator.render(plan.filter, in: plan.compositeRegion)
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images, sparseLimit: sparseLimit)
+        let blurred = try evaluator.execute(plan.lowered, input: GPUFilterImage(surface: alpha.surface, rect: plane, owned: true,
+                                                                                format: .packedAlpha(border: border, tiles: casterTiles)))
         guard case .packedAlpha(_, let tiles) = blurred.format, let surface = blurred.surface else {
             evaluator.release(blurred)
             throw RenderError("GPU: a shadow's graph gave no alpha plane")

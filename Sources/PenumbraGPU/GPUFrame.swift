@@ -34,8 +34,6 @@ final class GPUFrame {
     private var clips: [ClipTextureKey: GLTexture] = [:]
     private struct ClipTextureKey: Hashable { let clip: Int; let region: PixelRect }
     private var stream: DrawStream
-    /// Steps taken from the stream ahead of their turn (to batch their coverage).
-    private var lookahead: [DrawStep] = []
     /// The coverage of the next plain draws with edges, computed in one batch, in order.
     private var batched: [GPUCoverageMask] = []
     /// The most draws whose coverage is computed in one batch, and the most atlas rows.
@@ -57,7 +55,7 @@ final class GPUFrame {
 
     func run(cancellation: RenderCancellation? = nil) throws {
         var index = 0
-        while let step = lookahead.isEmpty ? stream.next() : lookahead.removeFirst() {
+        while let step = stream.next() {
             try cancellation?.check()
             switch step {
             case .beginLayer(let frame):
@@ -71,15 +69,15 @@ final class GPUFrame {
                 target = below
                 try self.draw(draw, placed: layer.texture.name)
                 lease.giveBack(layer)
-            case .blurBackdrop(let blur, let bounds, let draw):
-                let replacement = try backdropReplacement(blur, bounds)
-                try self.draw(draw, placed: replacement.texture.name)
-                lease.giveBack(replacement)
-            case .maskBackdrop(let filter, let draw):
+            case .blurBackdrop(let replacement, let bounds, let draw):
+                let pixels = try backdropReplacement(replacement, bounds)
+                try self.draw(draw, placed: pixels.texture.name)
+                lease.giveBack(pixels)
+            case .maskBackdrop(let replacement, let draw):
                 guard let below = layers.popLast() else { preconditionFailure("a layer ended that did not begin") }
                 let layer = target
                 target = below
-                try maskBackdrop(filter, layer: layer, draw)
+                if let replacement { try maskBackdrop(replacement, layer: layer, draw) }
                 lease.giveBack(layer)
             }
             #if DEBUG
@@ -90,17 +88,16 @@ final class GPUFrame {
     }
 
     /// The GPU coverage of a plain draw's op: computed now together with the ops of the plain
-    /// draws that follow it (taken from the stream ahead of their turn, as many as fit one
-    /// batch: GPUCoverage.fits), or the one computed for it in such a batch. Nil without edges.
+    /// draws that follow it (the stream's next steps, looked at ahead of their turn, as many as
+    /// fit one batch: GPUCoverage.fits), or the one computed for it in such a batch. Nil
+    /// without edges.
     private func batchedCoverage(_ draw: LoweredDraw) throws -> GPUCoverageMask? {
         guard let edges = draw.op?.edges else { return nil }
         if !batched.isEmpty { return batched.removeFirst() }
         var batch = [edges]
         let rowLimit = min(GPUFrame.maxBatchRows, lease.pool.maxSize)
-        while batch.count < GPUFrame.maxBatch, let step = stream.next() {
-            lookahead.append(step)
-            guard case .draw(let next) = step, let more = next.op?.edges,
-                  shared.coverage.fits(batch + [more], maxTextureSize: rowLimit) else { break }
+        while batch.count < GPUFrame.maxBatch, case .draw(let next)? = stream.peek(batch.count - 1), let more = next.op?.edges,
+              shared.coverage.fits(batch + [more], maxTextureSize: rowLimit) {
             batch.append(more)
         }
         batched = try shared.coverage.masks(batch, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)

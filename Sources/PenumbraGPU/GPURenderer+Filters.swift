@@ -1,6 +1,6 @@
 // GPURenderer+Filters: the renderer's entry points for filter graphs. A
-// graph's region is evaluated as GPU passes on this renderer's own context
-// and pool (GPUFilterEvaluator) and read back once: the same bytes as the
+// graph's region is lowered (FilterPlan) and its passes run on this
+// renderer's own context and pool (GPUFilterEvaluator), read back once: the same bytes as the
 // CPU's FilterEvaluator (the parity contract), so a scene decoded for the GPU
 // backend, or a FilterContext made on this renderer, filters here without a
 // context of its own.
@@ -18,9 +18,8 @@ extension GPURenderer: FilterGraphRendering {
             lease.end()
             pool.trim()
         }
-        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images,
-                                           sparseLimit: sparseLimit, maxPixels: maxPixels)
-        let image = try evaluator.render(node, in: region)
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images, sparseLimit: sparseLimit)
+        let image = try evaluator.execute(FilterPlan(node, in: region, maxPixels: maxPixels))
         counters.endHostTime()
         let bitmap = try evaluator.read(image, in: region)
         try GPURenderer.checkGLError("filters")

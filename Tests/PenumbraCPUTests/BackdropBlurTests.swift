@@ -32,7 +32,7 @@ final class BackdropBlurTests: XCTestCase {
         let out = try CPURenderer().render(context.displayList)
 
         let expected = try FilterEvaluator(services: .cpu).render(
-            BackdropBlur(shape: DeviceShape(contours: [], rule: .nonzero), sigma: 3, saturation: 1.5, tint: tint).replacement(of: backdrop),
+            BackdropBlur(shape: DeviceShape(contours: [], rule: .nonzero), sigma: 3, saturation: 1.5, tint: tint).replacement(over: .bitmap(backdrop)),
             in: PixelRect(x: 10, y: 5, width: 30, height: 20))
         for y in 0..<40 {
             for x in 0..<64 {

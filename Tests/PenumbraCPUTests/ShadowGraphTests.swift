@@ -18,9 +18,7 @@ final class ShadowGraphTests: XCTestCase {
     /// The shadows the planner makes for a list, in order.
     private func shadowPlans(_ list: DisplayList) -> [ShadowPlan] {
         let planner = DrawPlanner(list)
-        var plans: [ShadowPlan] = []
-        while let draw = planner.next() { if let s = draw.shadow { plans.append(s) } }
-        return plans
+        return DrawSequence.draws(of: list).compactMap { planner.plan($0).shadow }
     }
 
     private func shadowed(_ c: GraphicsContext) {
@@ -80,7 +78,7 @@ final class ShadowGraphTests: XCTestCase {
             guard !inside.isEmpty else { continue }
             let read = ImageFilter.blurInputRegion(inside, radius: sigma, inputExtent: .finite(extent))
             let plane = AlphaImage(rect: extent, values: values).covering(read)
-            let alpha = try evaluator.renderAlpha(graph, in: region, source: caster, pixels: plane)
+            let alpha = try evaluator.executeAlpha(FilterPlan(graph, in: region, input: caster, maxPixels: 1 << 20), input: plane)
             // The bitmap's extent starts at (0, 0): the same pixels moved by the caster's origin.
             let moved = PixelRect(x: inside.x - extent.x, y: inside.y - extent.y, width: inside.width, height: inside.height)
             let rgba = try evaluator.render(.filtered(.bitmap(grey), .gaussianBlur(radius: sigma)), in: moved)
@@ -91,13 +89,13 @@ final class ShadowGraphTests: XCTestCase {
         }
     }
 
-    func testFiltersWithoutASingleChannelFormAreRefusedByName() {
+    func testFiltersWithoutASingleChannelFormAreRefusedByName() throws {
         let extent = PixelRect(x: 0, y: 0, width: 4, height: 4)
         let caster = FilterNode.standIn(extent: extent)
         let pixels = AlphaImage(rect: extent, values: [UInt8](repeating: 9, count: 16))
-        XCTAssertThrowsError(try FilterEvaluator(services: .cpu).renderAlpha(.filtered(caster, .colorInvert), in: extent,
-                                                                            source: caster, pixels: pixels)) { error in
-            XCTAssertTrue("\(error)".contains("colorInvert"), "\(error)")
+        let plan = try FilterPlan(.filtered(caster, .colorInvert), in: extent, input: caster, maxPixels: 1 << 20)
+        XCTAssertThrowsError(try FilterEvaluator(services: .cpu).executeAlpha(plan, input: pixels)) { error in
+            XCTAssertTrue("\(error)".contains("single-channel") && "\(error)".contains("invert"), "\(error)")
         }
     }
 }

@@ -31,17 +31,62 @@ final class DrawPlannerTests: XCTestCase {
                 draw.shadow.map { "\($0.plane) \($0.compositeRegion) \(mask($0.casterCoverage))" } ?? "-"]
     }
 
+    /// Every draw of `list` planned on this thread, in order.
+    private static func inlinePlans(_ list: DisplayList) -> [[String]] {
+        let planner = DrawPlanner(list)
+        return DrawSequence.draws(of: list).map { summary(planner.plan($0)) }
+    }
+
     func testOneDrawPerDrawingCommandAndLayerEnd() throws {
         let list = try list()
-        let planner = DrawPlanner(list)
-        var count = 0
-        while planner.next() != nil { count += 1 }
+        let count = DrawSequence.draws(of: list).count
         let draws = list.commands.filter { if case .beginLayer = $0 { return false } else { return true } }.count
         let layers = list.commands.filter { if case .beginLayer = $0 { return true } else { return false } }.count
         let ends = list.commands.filter { if case .endLayer = $0 { return true } else { return false } }.count
         XCTAssertEqual(layers - ends, 1, "the fixture leaves one layer open")
         XCTAssertEqual(count, draws + 1, "every drawing command, every endLayer, and the layer left open")
-        XCTAssertNil(planner.next())
+        var stream = DrawStream(list)
+        XCTAssertEqual(stream.count, count + layers, "a step per draw and per layer's beginning")
+        var steps = 0
+        while stream.next() != nil { steps += 1 }
+        XCTAssertEqual(steps, stream.count)
+        XCTAssertNil(stream.next(), "stays at the end")
+    }
+
+    private static func describe(_ step: DrawStep) -> String {
+        func draw(_ d: LoweredDraw) -> String {
+            let op = d.op.map { "\($0.region) \($0.coverage?.denseValues().hashValue ?? 0)" } ?? "-"
+            return "\(op) clip \(d.clip?.index ?? -1) shadow \(d.shadow.map { "\($0.plan.compositeRegion)" } ?? "-") \(d.alpha8) \(d.mode)"
+        }
+        switch step {
+        case .beginLayer(let frame): return "begin \(frame)"
+        case .draw(let d): return "draw " + draw(d)
+        case .endLayer(let d): return "end " + draw(d)
+        case .blurBackdrop(_, let bounds, let d): return "blur \(bounds) " + draw(d)
+        case .maskBackdrop(_, let d): return "mask " + draw(d)
+        }
+    }
+
+    /// Looking ahead (as the GPU does to batch coverage) lowers steps early and keeps them: a
+    /// stream peeked at every distance returns the steps of one never peeked at, in order, and
+    /// each peek shows the step `next()` later returns there.
+    func testPeekingAheadKeepsTheStepsAndTheirOrder() throws {
+        let list = try list()
+        var plain = DrawStream(list)
+        var expected: [String] = []
+        while let step = plain.next() { expected.append(Self.describe(step)) }
+        XCTAssertGreaterThan(expected.count, 12)
+        var peeking = DrawStream(list)
+        var taken: [String] = []
+        for turn in 0... {
+            let distance = turn % 5
+            let index = peeking.position + distance
+            XCTAssertEqual(peeking.peek(distance).map(Self.describe), index < expected.count ? expected[index] : nil, "step \(index)")
+            guard let step = peeking.next() else { break }
+            taken.append(Self.describe(step))
+        }
+        XCTAssertEqual(taken, expected)
+        XCTAssertEqual(peeking.position, peeking.count)
     }
 
     /// A layer ended as a backdrop mask: its frame has no shadow margin (the shadow of its
@@ -76,8 +121,10 @@ final class DrawPlannerTests: XCTestCase {
 
         var stream = DrawStream(list)
         _ = stream.next(); _ = stream.next()
-        guard case .maskBackdrop(let g, let draw) = stream.next() else { return XCTFail("the third step is the mask") }
-        XCTAssertEqual(g, filter)
+        guard case .maskBackdrop(let replacement, let draw) = stream.next() else { return XCTFail("the third step is the mask") }
+        // The filter over the target (a stand-in for its pixels), lowered for the op's region.
+        XCTAssertEqual(replacement?.region, layerFrame)
+        XCTAssertEqual(replacement?.passes.map { "\($0.operation)".prefix { $0 != "(" } }, ["input", "color"])
         XCTAssertEqual(draw.op?.region, layerFrame)
         XCTAssertNil(draw.op?.coverage)
         XCTAssertNil(draw.shadow)
@@ -117,9 +164,7 @@ final class DrawPlannerTests: XCTestCase {
     /// dropping the PlanAhead withdraws its queued jobs instead of waiting for them.
     func testABusyPoolNeitherStallsNorHoldsARender() throws {
         let list = try list()
-        let planner = DrawPlanner(list)
-        var expected: [[String]] = []
-        while let draw = planner.next() { expected.append(Self.summary(draw)) }
+        let expected = Self.inlinePlans(list)
         let pool = PlanningPool(threads: 1)
         let release = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
         _ = pool.submit { holding.signal(); release.wait() }
@@ -144,9 +189,7 @@ final class DrawPlannerTests: XCTestCase {
     /// Renders planning at once on one small shared pool each get their own plans, in order.
     func testConcurrentRendersShareOnePool() throws {
         let list = try list()
-        let planner = DrawPlanner(list)
-        var expected: [[String]] = []
-        while let draw = planner.next() { expected.append(Self.summary(draw)) }
+        let expected = Self.inlinePlans(list)
         let pool = PlanningPool(threads: 2)
         let results = Mutex<[[[String]]]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
@@ -162,10 +205,8 @@ final class DrawPlannerTests: XCTestCase {
 
     func testPlanningAheadGivesTheInlinePlansInOrder() throws {
         let list = try list()
-        XCTAssertGreaterThanOrEqual(list.commands.count, PlanAhead.minimumCommands, "long enough to plan on a thread")
-        let planner = DrawPlanner(list)
-        var expected: [[String]] = []
-        while let draw = planner.next() { expected.append(Self.summary(draw)) }
+        XCTAssertGreaterThanOrEqual(DrawSequence.draws(of: list).count, PlanAhead.minimumDraws, "long enough to plan on a thread")
+        let expected = Self.inlinePlans(list)
         XCTAssertTrue(expected.contains { $0[2] != "-" }, "the fixture has shadows")
         XCTAssertTrue(expected.contains { $0[0] != "-" }, "the fixture has a clip")
         for depth in [1, 3, 16] {

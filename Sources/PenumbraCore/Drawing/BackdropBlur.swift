@@ -5,8 +5,8 @@
 // saturation adjusted as colorControls does, and a tint composited over it
 // with `normal`, stored once. The context alpha and blend mode do not apply
 // and it casts no shadow: its CompositeState has alpha 1, `copy` and only the
-// clip. Renderers compute the replacement with Core's filter graph
-// (FilterEvaluator) over the shape's bounds, so they share its arithmetic.
+// clip. The draw stream lowers the replacement's filter graph over the
+// shape's bounds (FilterPlan), and both renderers execute those passes.
 
 /// A backdrop blur resolved into device pixels.
 @usableFromInline package struct BackdropBlur: Hashable, Sendable {
@@ -23,11 +23,9 @@
         self.shape = shape; self.sigma = sigma; self.saturation = saturation; self.tint = tint
     }
 
-    /// The filter graph of the replacement over `backdrop` (the target's pixels, extent its bounds).
-    @usableFromInline package func replacement(of backdrop: Bitmap) -> FilterNode { replacement(over: .bitmap(backdrop)) }
-
-    /// The filter graph of the replacement over any node standing for the backdrop (the GPU
-    /// substitutes its target texture for a pixel-less node of the target's extent).
+    /// The filter graph of the replacement over a node standing for the backdrop (renderers
+    /// lower it over a pixel-less node of the target's extent, and hand their target's pixels
+    /// over for it: FilterPlan.backdrop).
     @usableFromInline package func replacement(over backdrop: FilterNode) -> FilterNode {
         var node = FilterNode.filtered(backdrop, .gaussianBlur(radius: sigma))
         if saturation != 1 { node = .filtered(node, .colorControls(saturation: saturation, brightness: 0, contrast: 1)) }

@@ -9,8 +9,8 @@
 // exactly as blurBackdrop writes its replacement: the composite pipeline's
 // coverage x clip and `copy` at alpha 255. The context alpha, blend mode and
 // shadow in force at the beginning do not apply; the layer's colours are
-// ignored. Renderers compute F with Core's filter graph (FilterEvaluator on
-// the CPU, GPUFilterEvaluator on the GPU) over the layer's frame only, so
+// ignored. The draw stream lowers F's filter graph (FilterPlan) over the
+// layer's frame only, and both renderers execute those passes, so
 // they share its arithmetic.
 
 /// The filter a transparency layer's alpha masks onto the backdrop: `colorControls` with
@@ -25,8 +25,8 @@
         self.saturation = saturation; self.brightness = brightness
     }
 
-    /// The filter graph of the replacement over any node standing for the backdrop (the CPU's
-    /// target bitmap; on the GPU a pixel-less node for which its target texture is substituted).
+    /// The filter graph of the replacement over a node standing for the backdrop (lowered over a
+    /// pixel-less node of the target's extent: FilterPlan.backdrop).
     @usableFromInline package func replacement(over backdrop: FilterNode) -> FilterNode {
         .filtered(backdrop, .colorControls(saturation: saturation, brightness: brightness, contrast: 1))
     }

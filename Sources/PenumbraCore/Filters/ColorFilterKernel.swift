@@ -18,7 +18,7 @@
 import Foundation
 
 /// A colour filter compiled to fixed point: `apply` maps one premultiplied U8 pixel.
-package struct ColorFilterKernel {
+package struct ColorFilterKernel: Sendable {
     private enum Op {
         case controls(saturation: Int64, brightness: Int64, contrast: Int64)
         /// 4 x 4 Q12 matrix (rows r, g, b, a) and Q12 bias; `alpha` says whether alpha is an input and output.

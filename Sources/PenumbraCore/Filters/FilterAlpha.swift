@@ -9,9 +9,11 @@
 //
 // The graph's source is a stand-in node (`FilterNode.standIn(extent:)`, a
 // node of the caster's extent without pixels) for which the renderer hands
-// over the plane it rendered the caster into; each renderer then evaluates
-// the graph its own way (PenumbraCPU's FilterEvaluator.renderAlpha,
-// GPUFilterEvaluator's packed-alpha passes on the GPU), the bytes fixed by
+// over the plane it rendered the caster into. The graph is lowered once, when
+// the shadow is planned (ShadowPlan.lowered: the caster's plane, its blur),
+// and each renderer executes those passes on one channel (PenumbraCPU's
+// FilterEvaluator.executeAlpha, GPUFilterEvaluator's packed-alpha passes on
+// the GPU), the bytes fixed by
 // the shared integer kernel (docs/ARITHMETIC.md, "Gaussian blur"). Only the
 // filters that mean something on coverage run on one channel (gaussianBlur);
 // any other is an internal error, never a silent approximation.

@@ -10,7 +10,7 @@
 //   reads (a blur reads its region grown by the kernel's radius, a colour
 //   filter the same pixels, clampToExtent the edge rows and columns).
 //
-// FilterEvaluator walks the tree with these two answers, so a crop after a
+// Lowering (FilterPlan.swift) walks the tree with these two answers, so a crop after a
 // blur blurs only the pixels that are kept, and the result of a crop after a
 // blur is exactly the blur cropped (each output pixel depends only on the
 // pixels its filter reads). Coordinates are the input image's pixel grid,

@@ -1,9 +1,7 @@
-// FilterRegions: the region-of-interest walk's decisions, written once for
-// every evaluator of a filter graph: FilterEvaluator on the CPU and the GPU
-// renderer's passes (PenumbraGPU's GPUFilterEvaluator). Each evaluator asks
-// the same questions with the same answers, so both compute the same pixels
-// over the same rectangles, and the only difference left between them is
-// where the integer arithmetic runs.
+// FilterRegions: the region-of-interest walk's decisions, taken once when a
+// graph is lowered (FilterPlan.swift) for both renderers: they execute the
+// same passes over the same rectangles, and the only difference left between
+// them is where the integer arithmetic runs.
 //
 // - A request for `region` of a node computes `region ∩ extent` (its
 //   "computed region"); outside it the result is transparent.

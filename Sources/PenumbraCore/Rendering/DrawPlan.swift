@@ -109,13 +109,15 @@
 
 /// The shadow of one op, resolved to pixels.
 @usableFromInline package struct ShadowPlan: Sendable {
-    package let kernel: GaussianKernel
     /// The caster's alpha in the shadow's graph: a stand-in node of the caster's extent, for
     /// which each renderer substitutes the plane it renders the caster into.
     package let caster: FilterNode
-    /// The shadow's graph: the caster blurred by the kernel. Its value over `compositeRegion`
-    /// is the coverage of the shadow colour's fill.
+    /// The shadow's graph: the caster blurred by sigma. Its value over `compositeRegion` is the
+    /// coverage of the shadow colour's fill.
     package let filter: FilterNode
+    /// The graph lowered for `compositeRegion` (the caster's plane, then its blur): what both
+    /// renderers execute, on one channel.
+    package let lowered: FilterPlan
     /// Device offset of the shadow (the paint is sampled at the pixel centre minus it).
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
@@ -131,8 +133,7 @@
     /// Nil when the shadow can change no pixel.
     package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?,
                   form: CoverageForm = .masks) {
-        let kernel = GaussianKernel(sigma: shadow.sigma)
-        let reach = frame.grown(by: kernel.radius)
+        let reach = frame.grown(by: GaussianKernel.radius(forSigma: shadow.sigma))
         // The caster's extent: its bounds within the reach (all of it for a layer's plane).
         var extent = reach
         var moved: DeviceShape?, clipMask: CoverageMask?
@@ -157,16 +158,23 @@
             guard !extent.isEmpty else { return nil }
         }
         let caster = FilterNode.standIn(extent: extent)
-        let filter = FilterNode.filtered(caster, .gaussianBlur(radius: kernel.sigma))
+        let filter = FilterNode.filtered(caster, .gaussianBlur(radius: shadow.sigma))
         guard case .finite(let blurred) = filter.extent else { return nil }
         var region = blurred.intersection(frame)
         if let clipRegion { region = region.intersection(clipRegion) }
-        guard !extent.isEmpty, !region.isEmpty else { return nil }
-        let plane = ImageFilter.blurInputRegion(region, radius: kernel.sigma, inputExtent: .finite(extent))
-        self.kernel = kernel; self.caster = caster; self.filter = filter
+        guard !extent.isEmpty, !region.isEmpty,
+              let lowered = try? FilterPlan(filter, in: region, input: caster, maxPixels: Int.max / 4) else { return nil }
+        let plane = ImageFilter.blurInputRegion(region, radius: shadow.sigma, inputExtent: .finite(extent))
+        self.caster = caster; self.filter = filter; self.lowered = lowered
         offset = shadow.offset; self.plane = plane; compositeRegion = region
         let (mask, edges, _) = moved.map { form.caster.coverage(of: $0, in: plane) } ?? (clipMask, nil, nil)
         (casterCoverage, casterEdges) = (mask, edges)
+    }
+
+    /// The blur's kernel (resolved once, by the lowering).
+    package var kernel: GaussianKernel {
+        for pass in lowered.passes { if case .blur(_, let kernel, _) = pass.operation { return kernel } }
+        return .identity
     }
 
     /// How far outside a target a shadow's caster can lie and still reach it, in pixels: the

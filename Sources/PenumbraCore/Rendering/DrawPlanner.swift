@@ -1,5 +1,5 @@
-// DrawPlanner: the plans of a display list's draws, one after another, as a
-// renderer executes them. A draw is a fill, an image, a gradient, a backdrop
+// DrawPlanner: the plans of a display list's draws, in the order a renderer
+// executes them. A draw is a fill, an image, a gradient, a backdrop
 // blur, the composite of a finished layer (at its endLayer, or at the end of
 // the list for a layer left open) or a finished layer's mask on the filtered
 // backdrop (at its endLayerMaskingBackdrop). Its plan is everything about it that does not
@@ -8,9 +8,10 @@
 // their frame by their shadow's margin, cut to what they hold: LayerExtents.swift).
 //
 // Planning is split in two: a cheap sequential walk (DrawSequence: which
-// geometry, over which frame, with which state) and the costly, pure part
+// geometry, over which frame, with which state), taken once per render into
+// an array of steps (DrawStream), and the costly, pure part
 // (`DrawPlanner.plan`: rasterizing), which depends on nothing but its input
-// and the clip masks, cached per clip node and frame in a Mutex. So plans can be
+// and the clip masks, computed once per clip node and frame. So plans can be
 // computed ahead of time, on several cores at once (PlanAhead.swift), while
 // a renderer composites earlier draws.
 import Foundation
@@ -123,30 +124,33 @@ import Synchronization
 
     /// The draws alone, in order.
     @usableFromInline package static func draws(of list: DisplayList) -> [DrawInput] {
-        DrawSequence(list).compactMap { if case .draw(let input, _) = $0 { return input } else { return nil } }
+        draws(in: Array(DrawSequence(list)))
+    }
+
+    /// The draws of `steps`, in order.
+    @usableFromInline package static func draws(in steps: [SequencedStep]) -> [DrawInput] {
+        steps.compactMap { if case .draw(let input, _) = $0 { return input } else { return nil } }
     }
 }
 
-/// Plans a display list's draws: in order with `next()`, or one draw at a time from any thread
-/// with `plan(_:)`.
+/// Plans a display list's draws, one draw at a time, from any thread (`plan(_:)`).
 @usableFromInline package final class DrawPlanner: Sendable {
     private let clips: [ClipNode]
-    /// The walk `next()` advances. One consumer calls `next()`; the Mutex makes that a checked
-    /// fact rather than a promise (it is never contended).
-    private let sequence: Mutex<DrawSequence>
-    /// Clip coverage per clip node and frame. A GraphicsContext starts a layer with no clip, so
-    /// its lists use a clip node within one frame; a list built by hand may use one on both sides
-    /// of a layer boundary, and a cache keyed by the node alone then served whichever frame's mask
-    /// was planned first (the planning threads' order: different bytes from run to run).
-    private let clipMasks = Mutex<[ClipMaskKey: CoverageMask]>([:])
+    /// Clip coverage per clip node and frame, each computed once by the first draw that needs
+    /// it. A GraphicsContext starts a layer with no clip, so its lists use a clip node within one
+    /// frame; a list built by hand may use one on both sides of a layer boundary, and a cache
+    /// keyed by the node alone then served whichever frame's mask was planned first (the
+    /// planning threads' order: different bytes from run to run). The table's lock is held only
+    /// to find a clip's cell: a draw under one clip never waits for another clip's rasterizing.
+    private let clipMasks = Mutex<[ClipMaskKey: ClipMaskCell]>([:])
     private struct ClipMaskKey: Hashable { let clip: Int; let frame: PixelRect }
+    private final class ClipMaskCell: Sendable { let mask = Mutex<CoverageMask?>(nil) }
     /// How shapes' coverage is planned (clips always as masks).
     private let form: CoverageForm
 
     @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
         self.form = form
         clips = list.clips
-        sequence = Mutex(DrawSequence(list))
     }
 
     /// The device shape an image covers: its transformed destination rectangle.
@@ -154,15 +158,6 @@ import Synchronization
         let r = image.rect, t = image.transform
         let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.maxX, r.maxY), Point(r.minX, r.maxY)]
         return DeviceShape(contours: [corners.map(t.apply)], rule: .nonzero)
-    }
-
-    /// The plan of the next draw, nil after the last one (including the composites of layers
-    /// left open at the end). Not for concurrent use.
-    @usableFromInline package func next() -> PlannedDraw? {
-        while let step = sequence.withLock({ $0.next() }) {
-            if case .draw(let input, _) = step { return plan(input) }
-        }
-        return nil
     }
 
     /// The plan of one draw of this planner's list. Safe to call from several threads at once.
@@ -176,15 +171,21 @@ import Synchronization
                            op: OpPlan(geometry: geometry, frame: frame, clipRegion: clip?.region, form: form))
     }
 
-    /// The clip node's coverage over `frame`, computed once (under the lock: clips are few and
-    /// shared by many draws).
+    /// The clip node's coverage over `frame`, computed once, under its own cell's lock (draws
+    /// under the same clip wait for the one computing it; clips are few and shared by many draws).
     private func clipMask(_ index: Int, within frame: PixelRect) -> CoverageMask {
         let key = ClipMaskKey(clip: index, frame: frame)
-        return clipMasks.withLock { masks in
-            if let mask = masks[key] { return mask }
-            let mask = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
-            masks[key] = mask
-            return mask
+        let cell = clipMasks.withLock { cells in
+            if let cell = cells[key] { return cell }
+            let cell = ClipMaskCell()
+            cells[key] = cell
+            return cell
+        }
+        return cell.mask.withLock { mask in
+            if let mask { return mask }
+            let computed = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
+            mask = computed
+            return computed
         }
     }
 }

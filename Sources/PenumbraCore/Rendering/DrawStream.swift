@@ -6,8 +6,9 @@
 // coverage of its geometry, clip and shadow (DrawPlan.swift, computed ahead
 // on worker threads by PlanAhead), its paint resolved to integers
 // (PaintPlan.swift: at the op's position and, for a shadow, at the shadow's
-// offset), its context alpha as U8 and its blend mode. Renderers never walk
-// `DisplayList.commands` themselves: what they execute is this sequence, so
+// offset), its context alpha as U8 and its blend mode; a backdrop's
+// replacement comes as its filter graph lowered into passes (FilterPlan).
+// Renderers never walk `DisplayList.commands` themselves: what they execute is this sequence, so
 // the order of draws, the frames of layers and every constant are the same
 // on the CPU and the GPU by construction.
 
@@ -45,29 +46,62 @@
     /// frame) composites it into the target below.
     case endLayer(LoweredDraw)
     /// The backdrop under `bounds` (the shape's pixels within the target's frame, non-empty) is
-    /// blurred as `blur` says; the draw (its paint `placed` at `bounds`) writes the replacement.
-    case blurBackdrop(BackdropBlur, bounds: PixelRect, LoweredDraw)
+    /// replaced by `replacement` (the blur's graph over the target, lowered for `bounds`:
+    /// FilterPlan.backdrop); the draw (its paint `placed` at `bounds`) writes it.
+    case blurBackdrop(replacement: FilterPlan, bounds: PixelRect, LoweredDraw)
     /// The current layer ends as a mask on the backdrop (BackdropMask.swift): it is popped, and
     /// the draw (alpha 255, `copy`, the clip of the layer's beginning, no shadow) writes the
-    /// target's pixels through `filter` over its op's region (within the layer's frame and the
-    /// clip's region; its paint is `placed` there) with coverage = the layer's alpha times the
-    /// clip. Without an op nothing is written.
-    case maskBackdrop(BackdropMaskFilter, LoweredDraw)
+    /// target's pixels through the mask's filter (`replacement`, lowered for the op's region)
+    /// over its op's region (within the layer's frame and the clip's region; its paint is
+    /// `placed` there) with coverage = the layer's alpha times the clip. Without an op (and
+    /// then without a replacement) nothing is written.
+    case maskBackdrop(replacement: FilterPlan?, LoweredDraw)
 }
 
-/// A display list's steps, lowered, in order. One consumer; plans come from worker threads.
-@usableFromInline package struct DrawStream: IteratorProtocol {
-    private var sequence: DrawSequence
+/// A display list's steps, lowered, in order: the walk (DrawSequence) taken once into an array
+/// of `count` steps, each lowered when the renderer reaches it (`next()`) or looks ahead at it
+/// (`peek(_:)`, for batching). One consumer; plans come from the planning pool (PlanAhead).
+@usableFromInline package struct DrawStream {
+    private let steps: [SequencedStep]
     private let plans: PlanAhead
+    /// Steps lowered ahead of their turn by `peek`, in order from `position`.
+    private var ahead: [DrawStep] = []
+    /// The index of the step `next()` returns.
+    @usableFromInline package private(set) var position = 0
 
     /// `form`: how shapes' coverage is planned (masks for the CPU, edges for the GPU).
     @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
-        sequence = DrawSequence(list)
-        plans = PlanAhead(list, form: form)
+        steps = Array(DrawSequence(list))
+        plans = PlanAhead(DrawPlanner(list, form: form), draws: DrawSequence.draws(in: steps))
     }
 
+    /// How many steps the list lowers to.
+    @usableFromInline package var count: Int { steps.count }
+
+    /// The next step, lowered; nil after the last.
     @usableFromInline package mutating func next() -> DrawStep? {
-        guard let step = sequence.next() else { return nil }
+        if !ahead.isEmpty {
+            position += 1
+            return ahead.removeFirst()
+        }
+        guard position < steps.count else { return nil }
+        defer { position += 1 }
+        return lower(steps[position])
+    }
+
+    /// The step `offset` places after the next one (0: the one `next()` returns), lowered now and
+    /// kept until `next()` returns it; nil past the last.
+    @usableFromInline package mutating func peek(_ offset: Int) -> DrawStep? {
+        while ahead.count <= offset {
+            let index = position + ahead.count
+            guard index < steps.count else { return nil }
+            ahead.append(lower(steps[index]))
+        }
+        return ahead[offset]
+    }
+
+    /// Step `step`, lowered. Steps are lowered in order: a draw takes the next plan.
+    private func lower(_ step: SequencedStep) -> DrawStep {
         switch step {
         case .beginLayer(let frame):
             return .beginLayer(frame: frame)
@@ -89,14 +123,17 @@
                 guard let bounds, !bounds.isEmpty else {
                     return .draw(lower(planned, input.state) { _ in .solid(.zero) })
                 }
-                return .blurBackdrop(blur, bounds: bounds, lower(planned, input.state) { PaintPlan(placedAt: bounds, offset: $0) })
+                let replacement = FilterPlan.backdrop(blur.replacement(over:), frame: input.frame, bounds: bounds)
+                return .blurBackdrop(replacement: replacement, bounds: bounds,
+                                     lower(planned, input.state) { PaintPlan(placedAt: bounds, offset: $0) })
             case .backdropMask(let filter, let layer):
                 let op = planned.op?.within(layer)
                 let placed = op?.region ?? layer
                 let draw = lower(PlannedDraw(clip: planned.clip, shadow: nil, op: op), input.state) {
                     PaintPlan(placedAt: placed, offset: $0)
                 }
-                return .maskBackdrop(filter, draw)
+                let replacement = op.map { FilterPlan.backdrop(filter.replacement(over:), frame: input.frame, bounds: $0.region) }
+                return .maskBackdrop(replacement: replacement, draw)
             }
         }
     }

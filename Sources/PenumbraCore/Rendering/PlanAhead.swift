@@ -4,8 +4,8 @@
 // ahead. Coverage (rasterizing strokes, clips, shadow casters) then overlaps
 // with compositing, and spreads over the cores: on a scene of many shapes
 // rasterizing is most of the work. The walk over the list (DrawSequence)
-// is cheap and done first; workers take draws in order from a shared
-// counter and plan them (DrawPlanner.plan, a pure function of the draw);
+// is cheap and done first, once, into the stream's array of steps
+// (DrawStream); workers take draws in order from a shared counter and plan them (DrawPlanner.plan, a pure function of the draw);
 // the consumer takes plan k from ring slot k % depth once its worker has
 // published it, or plans it itself when no job has taken it yet (the pool
 // may be busy with other renders' jobs). The plans are the planner's,
@@ -24,37 +24,44 @@ import Foundation
 /// One consumer calls `next()`; dropping the PlanAhead stops the workers.
 @usableFromInline package final class PlanAhead {
     private let planner: DrawPlanner
+    private let draws: [DrawInput]
     private let channel: Channel?
     private var consumed = 0
 
-    /// Lists shorter than this are planned on the consumer's thread.
-    @usableFromInline package static let minimumCommands = 8
+    /// Lists of fewer draws than this are planned on the consumer's thread.
+    @usableFromInline package static let minimumDraws = 8
 
-    /// Starts planning `list`, at most `depth` draws ahead of the consumer, by `workers` jobs on
-    /// `pool` (nil: one per pool thread), shapes' coverage in `form`.
-    @usableFromInline package init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks,
+    /// Starts planning `draws` (the draws of `planner`'s list, in order: DrawSequence), at most
+    /// `depth` draws ahead of the consumer, by `workers` jobs on `pool` (nil: one per pool thread).
+    @usableFromInline package init(_ planner: DrawPlanner, draws: [DrawInput], depth: Int = 16, workers: Int? = nil,
                                    pool: PlanningPool = .shared) {
-        planner = DrawPlanner(list, form: form)
+        self.planner = planner
+        self.draws = draws
         let workerCount = max(1, min(workers ?? pool.threads, depth))
-        guard list.commands.count >= PlanAhead.minimumCommands, pool.threads > 1 || workers != nil else {
+        guard draws.count >= PlanAhead.minimumDraws, pool.threads > 1 || workers != nil else {
             channel = nil
             return
         }
-        let channel = Channel(planner: planner, draws: DrawSequence.draws(of: list), depth: max(1, depth), pool: pool)
+        let channel = Channel(planner: planner, draws: draws, depth: max(1, depth), pool: pool)
         self.channel = channel
         channel.workers = workerCount
         channel.tickets = (0..<workerCount).map { _ in pool.submit { channel.work() } }
+    }
+
+    /// Plans the draws of `list` (shapes' coverage in `form`) as `init(_:draws:depth:workers:pool:)` does.
+    @usableFromInline package convenience init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks,
+                                               pool: PlanningPool = .shared) {
+        self.init(DrawPlanner(list, form: form), draws: DrawSequence.draws(of: list), depth: depth, workers: workers, pool: pool)
     }
 
     deinit { channel?.stop() }
 
     /// The plan of the next draw, nil after the last. Blocks until a worker has it.
     @usableFromInline package func next() -> PlannedDraw? {
-        guard let channel else { return planner.next() }
-        guard consumed < channel.draws.count else { return nil }
-        let draw = channel.take(consumed)
-        consumed += 1
-        return draw
+        guard consumed < draws.count else { return nil }
+        defer { consumed += 1 }
+        guard let channel else { return planner.plan(draws[consumed]) }
+        return channel.take(consumed)
     }
 
     /// The draws to plan, the ring of published plans and the semaphores that order them.
