@@ -83,7 +83,7 @@ let package = Package(
                 .embedInCode("quad.vert.glsl"), .embedInCode("composite.comp.glsl"), .embedInCode("include/compositepixel.glsl"),
                 .embedInCode("caster.frag.glsl"), .embedInCode("blur.frag.glsl"),
                 .embedInCode("filter.frag.glsl"), .embedInCode("filterblur.frag.glsl"),
-                .embedInCode("accumulate.comp.glsl"), .embedInCode("resolve.comp.glsl"), .embedInCode("include/coveragecells.glsl"), .embedInCode("include/tilelist.glsl"),
+                .embedInCode("accumulate.comp.glsl"), .embedInCode("resolve.comp.glsl"), .embedInCode("clipproduct.comp.glsl"), .embedInCode("include/coveragecells.glsl"), .embedInCode("include/tilelist.glsl"),
                 .embedInCode("include/colorfilter.glsl"), .embedInCode("include/filterblock.glsl"), .embedInCode("include/blurweights.glsl"),
                 .embedInCode("include/header.glsl"), .embedInCode("include/mask.glsl"),
                 .embedInCode("include/paint.glsl"), .embedInCode("include/blend.glsl"),

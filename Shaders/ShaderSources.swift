@@ -19,6 +19,7 @@ public enum ShaderSources {
         "filterblur.frag.glsl": text(PackageResources.filterblur_frag_glsl),
         "accumulate.comp.glsl": text(PackageResources.accumulate_comp_glsl),
         "resolve.comp.glsl": text(PackageResources.resolve_comp_glsl),
+        "clipproduct.comp.glsl": text(PackageResources.clipproduct_comp_glsl),
         "coveragecells.glsl": text(PackageResources.coveragecells_glsl),
         "tilelist.glsl": text(PackageResources.tilelist_glsl),
         "colorfilter.glsl": text(PackageResources.colorfilter_glsl),
@@ -37,7 +38,7 @@ public enum ShaderSources {
 
     /// The compute programs: the composite (compiled at init) and GPU coverage's passes
     /// (compiled on first use).
-    public static let computePrograms = ["composite", "accumulate", "resolve"]
+    public static let computePrograms = ["composite", "accumulate", "resolve", "clipproduct"]
 
     /// The filter graph's pass programs (GPUFilterEvaluator), compiled on first use.
     public static let filterPrograms = ["filter", "filterblur"]

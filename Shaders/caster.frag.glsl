@@ -13,7 +13,7 @@
 
 // The pass's constants (CasterBlock in UniformBlocks.swift mirrors it).
 layout(std140, binding = BLOCK_CASTER) uniform CasterBlock {
-    ivec4 uCasterOrigin;       // the device pixel of texel (0, 0), component 0 (xy); has coverage (z); it is GPU coverage (w)
+    ivec4 uCasterOrigin;       // the device pixel of texel (0, 0), component 0 (xy); has coverage (z), GPU coverage
     ivec4 uPlaneRect;          // the plane on the device grid
     ivec4 uCasterCoverageRect;
 };
@@ -24,8 +24,7 @@ out vec4 fragColor;
 float casterAlpha(ivec2 p) {
     ivec2 q = p - uPlaneRect.xy;
     if (q.x < 0 || q.y < 0 || q.x >= uPlaneRect.z || q.y >= uPlaneRect.w) return 0.0;
-    int coverage = uCasterOrigin.z == 0 ? 255
-        : (uCasterOrigin.w != 0 ? gpuMaskValue(uCoverage, uCasterCoverageRect, p, 0) : maskValue(uCoverage, uCasterCoverageRect, p));
+    int coverage = uCasterOrigin.z == 0 ? 255 : gpuMaskValue(uCoverage, uCasterCoverageRect, p, 0);
     int alpha = 0;
     if (coverage > 0) {
         ivec4 c = paint8(p, coverage);

@@ -1,7 +1,7 @@
 // compositepixel: the composite of one op (or a shadow) at one pixel of the
 // current target, in the U8 integer arithmetic of docs/ARITHMETIC.md:
-// coverage = geometry x clip (GPU coverage and an uploaded clip mask on the
-// device grid, div255 products; no
+// coverage = geometry x clip (GPU coverage, the clip's computed from its
+// edges: GPUFrame+Clips.swift; on the device grid, div255 products; no
 // geometry mask means 255; a blurred shadow plane holds U8 integers in float
 // texels; a layer ended as a backdrop mask gives its alpha bytes), the paint as U8 premultiplied (a solid colour arrives as bytes;
 // other paints are quantised by unit8) times the alpha (div255), and the
@@ -43,7 +43,7 @@ int coverageValue(ivec2 p) {
 bool compositePixel(ivec2 local, ivec4 destination, out ivec4 result) {
     ivec2 p = local + uOrigins.xy;
     int coverage = uCompositeInfo.x == 0 ? 255 : coverageValue(p);
-    if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * maskValue(uClip, uClipRect, p));
+    if (uCompositeInfo.y != 0 && coverage > 0) coverage = div255(coverage * gpuMaskValue(uClip, uClipRect, p, 0));
     if (coverage == 0) return false;
     ivec4 source = paint8(p, coverage);
     if (coverage == 0) return false;

@@ -1,6 +1,6 @@
-// mask: coverage masks are R8UI (uploaded) or R32UI (GPU coverage, four
-// pixels a texel) textures of U8 coverage placed on the device grid by a
-// rect (x, y, width, height); texelFetch only, 0 outside the rect. A lookup table
+// mask: coverage masks are R32UI textures (GPU coverage, four pixels a
+// texel) of U8 coverage placed on the device grid by a rect (x, y, width,
+// height); texelFetch only, 0 outside the rect. A lookup table
 // converts bytes to Float exactly as the CPU does (b / 255, the core's
 // unitTexel, computed on the CPU), for the composite's destination read and
 // for image and layer texels alike. It is a 256-texel texture (uLUT), or with
@@ -14,12 +14,6 @@ float byteFloat(uint b) { return uLUT4[b >> 2u][b & 3u]; }
 layout(binding = UNIT_LOOKUP) uniform sampler2D uLUT;
 float byteFloat(uint b) { return texelFetch(uLUT, ivec2(int(b), 0), 0).r; }
 #endif
-
-int maskValue(usampler2D mask, ivec4 rect, ivec2 p) {
-    ivec2 q = p - rect.xy;
-    if (q.x < 0 || q.y < 0 || q.x >= rect.z || q.y >= rect.w) return 0;
-    return int(texelFetch(mask, q, 0).r);
-}
 
 // GPU coverage (resolve.comp): four horizontally adjacent pixels per R32UI texel, a byte each
 // (pixel 4k + j in bits 8j to 8j + 7), its row 0 `firstRow` rows down the texture (a batch's

@@ -32,7 +32,7 @@ extension CPUFrame {
         let region = plan.region
         let placed = backdropReplacement(replacement)
         let coverage = CoverageMask(region: region, values: CPUFrame.alpha(of: layer, over: region))
-        composite(region: region, coverage: coverage, clip: draw.clip?.mask, shader: makeShader(draw.paint, placed: placed),
+        composite(region: region, coverage: coverage, clip: draw.clip?.coverage.mask, shader: makeShader(draw.paint, placed: placed),
                   alpha: draw.alpha8, mode: draw.mode)
     }
 

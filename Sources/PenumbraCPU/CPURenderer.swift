@@ -129,7 +129,7 @@ struct CPUFrame {
     /// Executes a lowered draw: its shadow first, then the op itself, each as planned.
     /// `placed` supplies the pixels of a `placed` paint.
     mutating func draw(_ draw: LoweredDraw, placed: Bitmap? = nil) {
-        let clip = draw.clip?.mask
+        let clip = draw.clip?.coverage.mask
         if let shadow = draw.shadow {
             drawShadow(shadow, makeShader(shadow.casterPaint, placed: placed), alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }

@@ -31,23 +31,6 @@ struct GLTarget {
 }
 
 extension GLLease {
-    /// A coverage mask (a clip's, or a gradient shadow's clip-shaped caster) as an R8UI texture on
-    /// the device grid: the one upload of a CoverageMask.
-    func mask(_ mask: CoverageMask) throws -> GLTexture {
-        let rect = mask.region
-        if rect.isEmpty {
-            var zero: UInt8 = 0
-            let surface = try acquire(.mask, width: 1, height: 1, "a coverage mask")
-            upload(surface, width: 1, height: 1, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, &zero)
-            return GLTexture(name: surface.name, rect: rect)
-        }
-        let surface = try acquire(.mask, width: rect.width, height: rect.height, "a coverage mask")
-        mask.denseValues().withUnsafeBytes {
-            upload(surface, width: rect.width, height: rect.height, format: GL_RED_INTEGER, type: GL_UNSIGNED_BYTE, $0.baseAddress)
-        }
-        return GLTexture(name: surface.name, rect: rect)
-    }
-
     /// An RGBA32F table of `width x rows` colours (gradient stops), texel (0, 0) at the origin.
     func table(_ values: [SIMD4<Float>], width: Int, rows: Int) throws -> GLTexture {
         let surface = try acquire(.table, width: width, height: rows, "a gradient stop table")

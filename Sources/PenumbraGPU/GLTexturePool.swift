@@ -20,8 +20,6 @@ final class GLSurface {
     enum Kind: Hashable {
         /// RGBA8 render target: the canvas or a layer.
         case color
-        /// R8UI uploaded mask of U8 coverage (coverage, clip).
-        case mask
         /// R32UI mask of U8 coverage, four pixels a texel, that resolve.comp writes as an image
         /// (immutable storage, which image units require).
         case coverage
@@ -52,7 +50,6 @@ extension GLSurface.Kind {
     var internalFormat: Int32 {
         switch self {
         case .color: return GL_RGBA8
-        case .mask: return GL_R8UI
         case .coverage: return GL_R32UI
         case .table, .plane: return GL_RGBA32F
         }

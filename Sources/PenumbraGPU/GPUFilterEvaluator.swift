@@ -14,8 +14,8 @@
 // - blur: filterblur.frag's horizontal pass into an RGBA32F plane of
 //   integers over the region's columns and the grown rows, then its vertical
 //   pass into bytes, GaussianKernel's integer weights (the shadow's block);
-//   on a shadow's packed alpha plane, blur.frag's two passes over only its
-//   occupied tiles (GPUFilterEvaluator+Alpha.swift);
+//   on a shadow's packed alpha plane, blur.frag's two passes
+//   (GPUFilterEvaluator+Alpha.swift);
 // - unsharp: the blur's two passes, then filter.frag's combine;
 // - blendWithMask, composite (blend.glsl's integer blend), clamp and the
 //   constant colour: one filter.frag pass each;
@@ -40,8 +40,8 @@ struct GPUFilterImage {
         case color
         /// A shadow plane (FilterAlpha.swift): one alpha value a pixel, as integers in RGBA32F,
         /// four horizontally adjacent pixels a texel (blur.frag), over `rect` grown by `border`
-        /// zero pixels on every side; `tiles` holds its non-zero values (nil: anywhere).
-        case packedAlpha(border: Int, tiles: CoverageTiles?)
+        /// zero pixels on every side.
+        case packedAlpha(border: Int)
     }
 
     /// The texture and its framebuffer (nil when `rect` is empty).
@@ -73,12 +73,10 @@ final class GPUFilterEvaluator {
     let shared: GPUSharedObjects
     let lease: GLLease
     let images: GLImageCache
-    let sparseLimit: Double
     private var counters: GPUCounters { shared.counters }
 
-    init(programs: ProgramCache, shared: GPUSharedObjects, lease: GLLease, images: GLImageCache, sparseLimit: Double) {
+    init(programs: ProgramCache, shared: GPUSharedObjects, lease: GLLease, images: GLImageCache) {
         self.programs = programs; self.shared = shared; self.lease = lease; self.images = images
-        self.sparseLimit = sparseLimit
     }
 
     /// The pixels of `plan`'s result: an image covering at most its region within the graph's
@@ -258,8 +256,7 @@ final class GPUFilterEvaluator {
 
     /// A display list of `rect`'s size drawn by the renderer's draw path; its canvas is the image.
     private func draw(_ list: DisplayList, at rect: PixelRect) throws -> GPUFilterImage {
-        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
-                                 sparseLimit: sparseLimit)
+        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared)
         try frame.run()
         let target = frame.target
         return GPUFilterImage(surface: target.surface, rect: rect, owned: true)

@@ -32,7 +32,7 @@ extension GPUFrame {
     /// `bounds` (device grid, inside the target); the caller gives it back.
     func backdropReplacement(_ replacement: FilterPlan, _ bounds: PixelRect) throws -> GLTarget {
         let frame = target.frame
-        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images, sparseLimit: sparseLimit)
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images)
         let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         let image = try evaluator.execute(replacement, input: GPUFilterImage(surface: target.surface, rect: whole, owned: false))
         // The replacement covers the whole request (the blur of the target's extent reaches past it).

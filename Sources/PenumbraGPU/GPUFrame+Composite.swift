@@ -1,7 +1,6 @@
 // The composite pass: composite.comp over the op's region of the current
-// target, or, for a sparse mask, over the rectangles of its occupied tiles
-// (CoverageTiles), one dispatch each. It reads and writes the target in
-// place through two image units (no copy of the destination: each pixel is
+// target (or over the tiles GPU coverage listed, an indirect dispatch). It
+// reads and writes the target in place through two image units (no copy of the destination: each pixel is
 // read and written by its own invocation), computing per pixel coverage
 // (geometry mask x clip mask), paint, blend and rounding; pixels with zero
 // coverage are left as they were, as the CPU skips them. A barrier then
@@ -15,13 +14,12 @@ import CEGL
 import PenumbraCore
 
 extension GPUFrame {
-    /// `rects` (device grid, within the region): the only pixels where the coverage can be
-    /// non-zero (nil: anywhere in the region). `atlasRow`: the coverage's first row in its
+    /// `atlasRow`: the coverage's first row in its
     /// texture. `tileList`: GPU coverage's list of its occupied tiles (GPUCoverageMask), the
     /// only ones shaded. `coverageKind`: what the coverage texture holds (GPU coverage, a shadow
     /// plane, a layer's alpha).
     func composite(region: PixelRect, coverage: GLTexture?, atlasRow: Int = 0, coverageKind: CoverageKind = .gpuMask,
-                   rects: [PixelRect]? = nil, tileList: (header: Int, firstTile: Int, tilesPerRow: Int)? = nil,
+                   tileList: (header: Int, firstTile: Int, tilesPerRow: Int)? = nil,
                    clip: GLTexture?, paint: GPUPaint, plan: PaintPlan, alpha: UInt8, mode: BlendMode) throws {
         let frame = target.frame
         // Earlier passes' reads of the target (a fragment pass sampling it, the last composite's
@@ -43,18 +41,16 @@ extension GPUFrame {
         glBindImageTexture(GLuint(ImageUnit.targetOut.rawValue), texture, 0, GLboolean(GL_FALSE), 0, glEnum(GL_WRITE_ONLY),
                            glEnum(GL_RGBA8))
         let side = GPUCoverage.tileSize
-        for r in rects ?? [region] {
-            block.origins.z = Int32(r.x - frame.x); block.origins.w = Int32(r.y - frame.y)
-            block.packing.z = Int32(r.width); block.packing.w = Int32(r.height)
-            shared.uniforms.write(block)
-            shared.counters.frame.dispatches += 1
-            shared.counters.frame.passes += 1
-            if let tileList {
-                glBindBuffer(glEnum(GL_DISPATCH_INDIRECT_BUFFER), shared.coverage.tileListBuffer)
-                shared.counters.driver { glDispatchComputeIndirect(GLintptr(4 * tileList.header)) }
-            } else {
-                shared.counters.driver { glDispatchCompute(GLuint((r.width + side - 1) / side), GLuint((r.height + side - 1) / side), 1) }
-            }
+        block.origins.z = Int32(region.x - frame.x); block.origins.w = Int32(region.y - frame.y)
+        block.packing.z = Int32(region.width); block.packing.w = Int32(region.height)
+        shared.uniforms.write(block)
+        shared.counters.frame.dispatches += 1
+        shared.counters.frame.passes += 1
+        if let tileList {
+            glBindBuffer(glEnum(GL_DISPATCH_INDIRECT_BUFFER), shared.coverage.tileListBuffer)
+            shared.counters.driver { glDispatchComputeIndirect(GLintptr(4 * tileList.header)) }
+        } else {
+            shared.counters.driver { glDispatchCompute(GLuint((region.width + side - 1) / side), GLuint((region.height + side - 1) / side), 1) }
         }
         shared.counters.barrier()
     }
@@ -90,24 +86,5 @@ extension GPUFrame {
     func bindLookup() {
         glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(GPURenderer.Unit.lookup.rawValue))
         glBindTexture(glEnum(GL_TEXTURE_2D), shared.lookup)
-    }
-
-    /// The rectangles (device grid) of the occupied tiles within `region`, or nil (the whole
-    /// region) when they cover `sparseLimit` of it or more (nothing much to skip).
-    func occupied(_ tiles: CoverageTiles?, within region: PixelRect) -> [PixelRect]? {
-        GPUFrame.occupied(tiles, within: region, sparseLimit: sparseLimit)
-    }
-
-    /// ``occupied(_:within:)`` with the renderer's `sparseLimit` given.
-    static func occupied(_ tiles: CoverageTiles?, within region: PixelRect, sparseLimit: Double) -> [PixelRect]? {
-        guard let tiles else { return nil }
-        let rects = tiles.rects(within: region)
-        let area = rects.reduce(0) { $0 + $1.area }
-        return Double(area) < sparseLimit * Double(region.area) ? rects : nil
-    }
-
-    /// The rectangles moved so that `origin` becomes (0, 0): device grid to target pixels.
-    static func shifted(_ rects: [PixelRect], by origin: (x: Int, y: Int)) -> [PixelRect] {
-        rects.map { PixelRect(x: $0.x - origin.x, y: $0.y - origin.y, width: $0.width, height: $0.height) }
     }
 }

@@ -1,7 +1,7 @@
 // GPUFrame: the state of one GPU render, a mirror of the CPU's CPUFrame:
 // the current target (canvas or layer, each an RGBA8 texture placed on the
-// device grid by its frame), the layers below it, and the clip masks (the
-// CPU's masks, uploaded once per clip node and render). It executes Core's
+// device grid by its frame), the layers below it, and the clips' coverage
+// (computed from their edges once per clip node and render: GPUFrame+Clips.swift). It executes Core's
 // lowered draw stream (DrawStream), the same steps the CPU executes: every
 // draw through `draw`, with its plans computed ahead on other cores
 // (PlanAhead) so that the CPU clips later ops' edges while the GPU draws
@@ -13,23 +13,15 @@
 import CEGL
 import PenumbraCore
 
-/// A clip's coverage on the CPU and as a texture.
-struct GPUClip {
-    let mask: CoverageMask
-    let texture: GLTexture
-}
-
 /// One render on the GPU.
 final class GPUFrame {
     let programs: ProgramCache
     let lease: GLLease
     let images: GLImageCache
     let shared: GPUSharedObjects
-    /// Passes shade only occupied tiles when these cover less than this share of the region.
-    let sparseLimit: Double
     var target: GLTarget
     private var layers: [GLTarget] = []
-    /// Uploaded clip masks by node and region: a node used over two frames (a hand-built list
+    /// Clip coverage textures by node and region: a node used over two frames (a hand-built list
     /// may use one inside and outside a layer) has a mask for each, as the planner does.
     private var clips: [ClipTextureKey: GLTexture] = [:]
     private struct ClipTextureKey: Hashable { let clip: Int; let region: PixelRect }
@@ -39,10 +31,8 @@ final class GPUFrame {
     /// The most draws whose coverage is computed in one batch, and the most atlas rows.
     static let maxBatch = 32, maxBatchRows = 4096
 
-    init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects,
-         sparseLimit: Double) throws {
+    init(list: DisplayList, programs: ProgramCache, lease: GLLease, images: GLImageCache, shared: GPUSharedObjects) throws {
         self.programs = programs; self.lease = lease; self.images = images; self.shared = shared
-        self.sparseLimit = sparseLimit
         var clear = SIMD4<Float>.zero
         if let bg = list.background {
             let p = bg.premultiplied
@@ -110,9 +100,11 @@ final class GPUFrame {
     /// layer whose alpha is the op's coverage instead (a plane's op: a backdrop mask).
     func draw(_ draw: LoweredDraw, placed: GLuint? = nil, coverage batchedMask: GPUCoverageMask? = nil,
               alphaCoverage: GLTexture? = nil) throws {
-        var clip: GPUClip?
-        if let (index, mask) = draw.clip {
-            clip = GPUClip(mask: mask, texture: try clipTexture(index, mask))
+        var clip: GLTexture?
+        if let (index, coverage) = draw.clip {
+            // A clip that keeps nothing leaves the op and its shadow nothing to change.
+            if coverage.region.isEmpty { return }
+            clip = try clipTexture(index, coverage)
         }
         let (paint, stops) = try textures(for: draw.paint, placed: placed)
         defer { if let stops { lease.giveBack(texture: stops.name) } }
@@ -123,7 +115,7 @@ final class GPUFrame {
         precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
         if let alphaCoverage {
             precondition(plan.edges == nil && batchedMask == nil, "a layer's alpha is the coverage of a plane's op only")
-            try composite(region: plan.region, coverage: alphaCoverage, coverageKind: .layerAlpha, clip: clip?.texture,
+            try composite(region: plan.region, coverage: alphaCoverage, coverageKind: .layerAlpha, clip: clip,
                           paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
             return
         }
@@ -131,7 +123,7 @@ final class GPUFrame {
             try shared.coverage.mask($0, programs: programs, uniforms: shared.uniforms, lease: lease, listingTiles: true)
         }
         try composite(region: plan.region, coverage: mask?.texture, atlasRow: mask?.atlasRow ?? 0, tileList: mask?.tileList,
-                      clip: clip?.texture, paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
+                      clip: clip, paint: paint, plan: draw.paint, alpha: draw.alpha8, mode: draw.mode)
         // A batch's masks share one atlas: it goes back after the batch's last draw.
         if let mask, batched.isEmpty { lease.giveBack(texture: mask.texture.name) }
     }
@@ -162,11 +154,13 @@ final class GPUFrame {
         }
     }
 
-    /// The clip node's mask as a texture, uploaded once per node, region and render.
-    private func clipTexture(_ index: Int, _ mask: CoverageMask) throws -> GLTexture {
-        let key = ClipTextureKey(clip: index, region: mask.region)
+    /// The clip node's coverage as a texture, computed once per node, region and render
+    /// (GPUFrame+Clips.swift).
+    private func clipTexture(_ index: Int, _ coverage: ClipPlan) throws -> GLTexture {
+        let key = ClipTextureKey(clip: index, region: coverage.region)
         if let texture = clips[key] { return texture }
-        let texture = try lease.mask(mask)
+        precondition(coverage.mask == nil, "the GPU's plans carry clips as edges, not masks")
+        let texture = try clipCoverage(coverage.edges)
         clips[key] = texture
         return texture
     }

@@ -18,7 +18,7 @@ extension GPURenderer: FilterGraphRendering {
             lease.end()
             pool.trim()
         }
-        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images, sparseLimit: sparseLimit)
+        let evaluator = GPUFilterEvaluator(programs: programs, shared: shared, lease: lease, images: images)
         let image = try evaluator.execute(FilterPlan(node, in: region, maxPixels: maxPixels))
         counters.endHostTime()
         let bitmap = try evaluator.read(image, in: region)

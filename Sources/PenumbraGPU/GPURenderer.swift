@@ -57,9 +57,6 @@ public final class GPURenderer: Renderer {
     let counters = GPUCounters()
     /// What the last frame cost: uploads, readback, draw calls, dispatches, passes, host time.
     public var lastFrameCounters: GPUFrameCounters { counters.frame }
-    /// A pass shades only a mask's occupied tiles when they cover less than this share of its
-    /// region (0: never, above 1: whenever a tile is empty; tests compare the two).
-    var sparseLimit = 0.85
 
     /// The renderer's name: the GL_RENDERER string.
     public var name: String { rendererString }
@@ -152,8 +149,7 @@ public final class GPURenderer: Renderer {
             lease.end()
             pool.trim()
         }
-        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared,
-                                 sparseLimit: sparseLimit)
+        let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared)
         try frame.run(cancellation: cancellation)
         counters.endHostTime()
         counters.frame.readbackBytes = list.canvasFrame.area * 4

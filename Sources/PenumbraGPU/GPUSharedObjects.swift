@@ -20,10 +20,7 @@ final class GPUSharedObjects {
     /// The largest kernel radius the weight buffer holds (2047 at the GLES minimum of 16 KiB).
     var maxRadius: Int { (weightVec4s * 4 - 1) / 2 }
     private var weightsKernel: GaussianKernel?
-    /// Corners of tile rectangles (two floats per vertex, six vertices per rectangle).
-    let tileVertices: GLuint
-
-    /// The renderer's frame counters (uploads of tile corners and weights, draw calls).
+    /// The renderer's frame counters (uploads of weights, draw calls).
     let counters: GPUCounters
     /// The buffers of the passes' uniform blocks (UniformBlocks.swift).
     let uniforms: UniformBuffers
@@ -52,9 +49,6 @@ final class GPUSharedObjects {
         table.withUnsafeBytes { glBufferData(glEnum(GL_UNIFORM_BUFFER), $0.count, $0.baseAddress, glEnum(GL_STATIC_DRAW)) }
         glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(UniformBlock.lookup.rawValue), block)
         lookupBlock = block
-        var vertices: GLuint = 0
-        glGenBuffers(1, &vertices)
-        tileVertices = vertices
         var buffer: GLuint = 0
         glGenBuffers(1, &buffer)
         glBindBuffer(glEnum(GL_UNIFORM_BUFFER), buffer)
@@ -65,29 +59,11 @@ final class GPUSharedObjects {
 
     /// Deletes the objects (the context must be current).
     func delete() {
-        var texture = lookup, buffers = [weights, lookupBlock, tileVertices]
+        var texture = lookup, buffers = [weights, lookupBlock]
         glDeleteTextures(1, &texture)
-        glDeleteBuffers(3, &buffers)
+        glDeleteBuffers(2, &buffers)
         uniforms.delete()
         coverage.delete()
-    }
-
-    /// Fills the vertex buffer with two triangles per rectangle (target pixels) and points
-    /// attribute 0 at it; returns the vertex count.
-    func loadTiles(_ rects: [PixelRect]) -> Int {
-        var corners: [Float] = []
-        corners.reserveCapacity(rects.count * 12)
-        for r in rects {
-            let x0 = Float(r.x), y0 = Float(r.y), x1 = Float(r.maxX), y1 = Float(r.maxY)
-            corners += [x0, y0, x1, y0, x0, y1, x1, y0, x1, y1, x0, y1]
-        }
-        glBindBuffer(glEnum(GL_ARRAY_BUFFER), tileVertices)
-        corners.withUnsafeBytes { bytes in
-            counters.upload(bytes.count) { glBufferData(glEnum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW)) }
-        }
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 2, glEnum(GL_FLOAT), GLboolean(GL_FALSE), 8, nil)
-        return rects.count * 6
     }
 
     /// Puts the kernel's weights in the buffer (unless it holds them already) and binds it to

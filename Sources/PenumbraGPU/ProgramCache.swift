@@ -124,6 +124,9 @@ final class ProgramCache {
     /// first use.
     func coverage(_ pass: CoveragePass) throws -> GLProgram { try variant(pass.rawValue, []) }
 
+    /// The clip chain product (clipproduct.comp: GPUFrame+Clips.swift), compiled on first use.
+    func clipProduct() throws -> GLProgram { try variant("clipproduct", []) }
+
     /// A filter pass program (filter.frag, filterblur.frag: ShaderSources.filterPrograms) with
     /// its defines, compiled the first time it is asked for.
     func filterPass(_ name: String, _ defines: [(String, Int)]) throws -> GLProgram { try variant(name, defines) }

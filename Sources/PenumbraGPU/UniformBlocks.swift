@@ -33,6 +33,8 @@ enum UniformBlock: Int, CaseIterable {
     case filter
     /// accumulate.comp and resolve.comp: CoverageBlock.
     case coverage
+    /// clipproduct.comp: ClipProductBlock.
+    case clipProduct
 }
 
 /// A Swift mirror of a std140 block: its binding point and its fields' GLSL names and offsets.
@@ -117,8 +119,8 @@ struct CompositeBlock: UniformBlockMirror {
 
 /// Mirrors caster.frag's `CasterBlock`.
 struct CasterBlock: UniformBlockMirror {
-    /// The device pixel of texel (0, 0), component 0, in .xy; has coverage in .z; the coverage
-    /// is GPU coverage (four pixels a texel) in .w.
+    /// The device pixel of texel (0, 0), component 0, in .xy; has coverage (GPU coverage, four
+    /// pixels a texel) in .z.
     var origin = SIMD4<Int32>.zero
     var planeRect = SIMD4<Int32>.zero
     var coverageRect = SIMD4<Int32>.zero
@@ -135,7 +137,7 @@ struct CasterBlock: UniformBlockMirror {
 struct QuadBlock: UniformBlockMirror {
     /// The quad's corners in target pixels: x0, y0, x1, y1.
     var quad = SIMD4<Float>.zero
-    /// The target's size in .xy; z: 1 when the corners come from the vertex attribute.
+    /// The target's size in .xy.
     var target = SIMD4<Float>.zero
 
     static let block = UniformBlock.quad
@@ -190,6 +192,20 @@ struct CoverageBlock: UniformBlockMirror {
     static let blockName = "CoverageBlock"
     static var fields: [(name: String, offset: Int)] {
         [("uCoverageInfo", MemoryLayout<Self>.offset(of: \.info)!), ("uCoverageBand", MemoryLayout<Self>.offset(of: \.band)!)]
+    }
+}
+
+/// Mirrors clipproduct.comp's `ClipProductBlock` (a clip chain's product: GPUFrame+Clips.swift).
+struct ClipProductBlock: UniformBlockMirror {
+    /// The node's coverage rectangle on the device grid, which the product covers too.
+    var ownRect = SIMD4<Int32>.zero
+    /// Its ancestors' coverage rectangle.
+    var outerRect = SIMD4<Int32>.zero
+
+    static let block = UniformBlock.clipProduct
+    static let blockName = "ClipProductBlock"
+    static var fields: [(name: String, offset: Int)] {
+        [("uOwnRect", MemoryLayout<Self>.offset(of: \.ownRect)!), ("uOuterRect", MemoryLayout<Self>.offset(of: \.outerRect)!)]
     }
 }
 

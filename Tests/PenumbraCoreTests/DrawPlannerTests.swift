@@ -27,7 +27,7 @@ final class DrawPlannerTests: XCTestCase {
 
     private static func summary(_ draw: PlannedDraw) -> [String] {
         func mask(_ m: CoverageMask?) -> String { m.map { "\($0.region) \($0.denseValues().hashValue)" } ?? "-" }
-        return [mask(draw.clip), draw.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
+        return [mask(draw.clip?.mask), draw.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
                 draw.shadow.map { "\($0.plane) \($0.compositeRegion) \(mask($0.casterCoverage))" } ?? "-"]
     }
 

@@ -18,7 +18,7 @@ final class CPUDeterminismTests: XCTestCase {
     /// What a plan decides, as bytes to compare: each mask's region and values.
     static func summary(_ plan: PlannedDraw) -> [String] {
         func mask(_ m: CoverageMask?) -> String { m.map { "\($0.region) \($0.denseValues())" } ?? "-" }
-        return [mask(plan.clip), plan.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
+        return [mask(plan.clip?.mask), plan.op.map { "\($0.region) \(mask($0.coverage))" } ?? "-",
                 plan.shadow.map { "\($0.plane) \($0.compositeRegion) \(mask($0.casterCoverage))" } ?? "-"]
     }
 

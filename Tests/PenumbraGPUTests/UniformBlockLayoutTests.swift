@@ -48,7 +48,7 @@ final class UniformBlockLayoutTests: XCTestCase {
         let filterFound = problems(FilterBlock.self, in: filter) + problems(QuadBlock.self, in: filter)
             + problems(FilterBlock.self, in: filterBlur)
         let coverageFound = try problems(CoverageBlock.self, in: programs.coverage(.accumulate))
-            + problems(CoverageBlock.self, in: programs.coverage(.resolve))
+            + problems(CoverageBlock.self, in: programs.coverage(.resolve)) + problems(ClipProductBlock.self, in: programs.clipProduct())
         XCTAssertEqual(found + filterFound + coverageFound, [])
     }
 

@@ -36,6 +36,7 @@
 /// clipped fixed-point edges (the GPU renderer's: it accumulates them itself,
 /// CoverageEdges.swift), or as those edges sorted by band (the CPU renderer's: it resolves the
 /// rows of a large shape as it composites them, ShapeBands). Every form gives the same coverage.
+/// Clips follow the form too (ClipPlan): edges for the GPU, a mask otherwise.
 @usableFromInline package enum CoverageForm: Sendable {
     case masks, edges
     /// Bands for a shape whose region has at least `minimumPixels` pixels, masks for smaller
@@ -122,11 +123,14 @@
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
     package let plane: PixelRect
-    /// The caster's coverage (zero outside its own region) as a mask; nil with `casterEdges`,
-    /// and when both are nil the coverage is 1 over the plane.
+    /// The caster's coverage (zero outside its own region) as a mask; nil with `casterEdges` or
+    /// `casterClip`, and when all three are nil the coverage is 1 over the plane.
     package let casterCoverage: CoverageMask?
     /// A shape caster's edges over the plane (CoverageForm.edges).
     package let casterEdges: CoverageEdges?
+    /// A clip caster's chain (a gradient under a clip) as edges, moved by the offset
+    /// (CoverageForm.edges: ClipPlan.edges); its coverage is the caster's.
+    package let casterClip: [CoverageEdges]?
     /// The pixels the shadow's composite may change: plane within the frame and the clip's region.
     package let compositeRegion: PixelRect
 
@@ -136,7 +140,7 @@
         let reach = frame.grown(by: GaussianKernel.radius(forSigma: shadow.sigma))
         // The caster's extent: its bounds within the reach (all of it for a layer's plane).
         var extent = reach
-        var moved: DeviceShape?, clipMask: CoverageMask?
+        var moved: DeviceShape?, clipCaster: ClipPlan?
         switch geometry {
         case .shape(let shape):
             let offset = shape.offsetBy(shadow.offset)
@@ -144,9 +148,10 @@
             (moved, extent) = (offset, region)
         case .clipArea(let clipIndex):
             if let clipIndex {
-                guard let m = ClipCoverage.mask(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach) else { return nil }
-                extent = m.region
-                clipMask = m
+                guard let clip = ClipCoverage.plan(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach,
+                                                   form: form.caster) else { return nil }
+                extent = clip.region
+                clipCaster = clip
             }
         case .plane:
             break
@@ -167,8 +172,9 @@
         let plane = ImageFilter.blurInputRegion(region, radius: shadow.sigma, inputExtent: .finite(extent))
         self.caster = caster; self.filter = filter; self.lowered = lowered
         offset = shadow.offset; self.plane = plane; compositeRegion = region
-        let (mask, edges, _) = moved.map { form.caster.coverage(of: $0, in: plane) } ?? (clipMask, nil, nil)
+        let (mask, edges, _) = moved.map { form.caster.coverage(of: $0, in: plane) } ?? (clipCaster?.mask, nil, nil)
         (casterCoverage, casterEdges) = (mask, edges)
+        casterClip = clipCaster.flatMap { $0.edges.isEmpty ? nil : $0.edges }
     }
 
     /// The blur's kernel (resolved once, by the lowering).
@@ -201,4 +207,57 @@
         }
         return mask
     }
+
+    /// The nodes of a clip chain as edges, the node first and then its ancestors, each over its
+    /// own region within `bounds` (translated by `offset`); nil when the chain covers nothing
+    /// there. Their product is `mask(ofClip:in:offset:within:)`, over the first one's region.
+    package static func edges(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero,
+                              within bounds: PixelRect) -> [CoverageEdges]? {
+        let node = clips[index]
+        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
+        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
+        var chain = [Rasterizer.edges(of: shape, in: region)]
+        if let parent = node.parent {
+            guard let outer = ClipCoverage.edges(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
+            chain += outer
+        }
+        return chain
+    }
+
+    /// A clip chain's coverage in `form`'s clip form: the edges of its nodes for the GPU
+    /// (CoverageForm.edges: no clip is rasterized on the CPU for it), else one mask.
+    package static func plan(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect,
+                             form: CoverageForm) -> ClipPlan? {
+        if case .edges = form {
+            return edges(ofClip: index, in: clips, offset: offset, within: bounds).map { ClipPlan(edges: $0) }
+        }
+        return mask(ofClip: index, in: clips, offset: offset, within: bounds).map { ClipPlan(mask: $0) }
+    }
+}
+
+/// A clip chain's coverage over a target's frame, as a renderer takes it: one mask (the CPU's
+/// forms), or the edges of the chain's nodes (the GPU's, which computes each node's coverage
+/// and their product itself). Both give the same bytes: the product of the nodes' coverages,
+/// `div255(c0 div255(c1 ...))`, over the innermost node's region.
+/// (A class: one clip's coverage is shared by every draw under it, and an optional reference
+/// is a plain pointer.)
+@usableFromInline package final class ClipPlan: Sendable {
+    /// The pixels the clip may keep: its node's region within the frame (empty: none).
+    package let region: PixelRect
+    /// The chain's coverage (nil in the edges form).
+    package let mask: CoverageMask?
+    /// The chain's nodes, the clip's own first, each over its own region (empty in the mask form).
+    package let edges: [CoverageEdges]
+
+    package init(mask: CoverageMask) {
+        region = mask.region; self.mask = mask; edges = []
+    }
+
+    package init(edges: [CoverageEdges]) {
+        precondition(!edges.isEmpty, "a clip chain has a node")
+        region = edges[0].region; mask = nil; self.edges = edges
+    }
+
+    /// A clip that keeps nothing.
+    package static let empty = ClipPlan(mask: .empty)
 }

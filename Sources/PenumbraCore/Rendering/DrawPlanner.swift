@@ -11,7 +11,7 @@
 // geometry, over which frame, with which state), taken once per render into
 // an array of steps (DrawStream), and the costly, pure part
 // (`DrawPlanner.plan`: rasterizing), which depends on nothing but its input
-// and the clip masks, computed once per clip node and frame. So plans can be
+// and the clips' coverage, computed once per clip node and frame. So plans can be
 // computed ahead of time, on several cores at once (PlanAhead.swift), while
 // a renderer composites earlier draws.
 import Foundation
@@ -20,7 +20,7 @@ import Synchronization
 /// What a renderer needs, besides the paint, to execute one draw.
 @usableFromInline package struct PlannedDraw: Sendable {
     /// The coverage of the draw's clip chain over the target's frame (nil: no clip).
-    @usableFromInline package let clip: CoverageMask?
+    @usableFromInline package let clip: ClipPlan?
     /// The shadow to composite first (nil: no shadow, or one that changes no pixel).
     @usableFromInline package let shadow: ShadowPlan?
     /// The draw itself (nil: it changes no pixel).
@@ -139,13 +139,13 @@ import Synchronization
     /// Clip coverage per clip node and frame, each computed once by the first draw that needs
     /// it. A GraphicsContext starts a layer with no clip, so its lists use a clip node within one
     /// frame; a list built by hand may use one on both sides of a layer boundary, and a cache
-    /// keyed by the node alone then served whichever frame's mask was planned first (the
+    /// keyed by the node alone then served whichever frame's coverage was planned first (the
     /// planning threads' order: different bytes from run to run). The table's lock is held only
     /// to find a clip's cell: a draw under one clip never waits for another clip's rasterizing.
-    private let clipMasks = Mutex<[ClipMaskKey: ClipMaskCell]>([:])
-    private struct ClipMaskKey: Hashable { let clip: Int; let frame: PixelRect }
-    private final class ClipMaskCell: Sendable { let mask = Mutex<CoverageMask?>(nil) }
-    /// How shapes' coverage is planned (clips always as masks).
+    private let clipPlans = Mutex<[ClipPlanKey: ClipPlanCell]>([:])
+    private struct ClipPlanKey: Hashable { let clip: Int; let frame: PixelRect }
+    private final class ClipPlanCell: Sendable { let plan = Mutex<ClipPlan?>(nil) }
+    /// How shapes' coverage is planned (clips as masks, or as edges for the GPU).
     private let form: CoverageForm
 
     @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
@@ -163,7 +163,7 @@ import Synchronization
     /// The plan of one draw of this planner's list. Safe to call from several threads at once.
     @usableFromInline package func plan(_ input: DrawInput) -> PlannedDraw {
         let geometry = input.geometry, frame = input.frame, state = input.state
-        let clip = state.clip.map { clipMask($0, within: frame) }
+        let clip = state.clip.map { clipPlan($0, within: frame) }
         let shadow = state.shadow.flatMap {
             ShadowPlan(shadow: $0, geometry: geometry, frame: frame, clips: clips, clipRegion: clip?.region, form: form)
         }
@@ -173,18 +173,18 @@ import Synchronization
 
     /// The clip node's coverage over `frame`, computed once, under its own cell's lock (draws
     /// under the same clip wait for the one computing it; clips are few and shared by many draws).
-    private func clipMask(_ index: Int, within frame: PixelRect) -> CoverageMask {
-        let key = ClipMaskKey(clip: index, frame: frame)
-        let cell = clipMasks.withLock { cells in
+    private func clipPlan(_ index: Int, within frame: PixelRect) -> ClipPlan {
+        let key = ClipPlanKey(clip: index, frame: frame)
+        let cell = clipPlans.withLock { cells in
             if let cell = cells[key] { return cell }
-            let cell = ClipMaskCell()
+            let cell = ClipPlanCell()
             cells[key] = cell
             return cell
         }
-        return cell.mask.withLock { mask in
-            if let mask { return mask }
-            let computed = ClipCoverage.mask(ofClip: index, in: clips, within: frame) ?? .empty
-            mask = computed
+        return cell.plan.withLock { plan -> ClipPlan in
+            if let known = plan { return known }
+            let computed = ClipCoverage.plan(ofClip: index, in: clips, within: frame, form: form) ?? ClipPlan.empty
+            plan = computed
             return computed
         }
     }

@@ -19,7 +19,7 @@
     /// The shadow to composite first; nil when there is none or it changes no pixel.
     @usableFromInline package let shadow: LoweredShadow?
     /// The clip node and its coverage over the target's frame; nil without a clip.
-    package let clip: (index: Int, mask: CoverageMask)?
+    package let clip: (index: Int, coverage: ClipPlan)?
     /// Where the op writes and with which coverage; nil when it changes no pixel.
     @usableFromInline package let op: OpPlan?
     /// The context alpha, U8.
@@ -144,7 +144,8 @@
         if let deviceShadow = state.shadow, let plan = planned.shadow {
             shadow = LoweredShadow(plan: plan, color8: deviceShadow.color.premultiplied8, casterPaint: paint(plan.offset))
         }
-        let clip = state.clip.map { (index: $0, mask: planned.clip ?? .empty) }
+        let coverage: ClipPlan = planned.clip ?? ClipPlan.empty
+        let clip = state.clip.map { (index: $0, coverage: coverage) }
         return LoweredDraw(paint: paint(.zero), shadow: shadow, clip: clip, op: state.shadowOnly ? nil : planned.op,
                            alpha8: Fixed.unit8(state.alpha), mode: state.blendMode)
     }
