@@ -34,7 +34,6 @@ extension GPUFrame {
                                           coverageRect: bindMask(caster, unit: .coverage)))
         paint.apply(shadow.casterPaint, shared.uniforms)
         bindLookup()
-        // Whole texels: the caster shades four pixels each, which may reach past a tile.
         shared.shadePlane(plane, border: border)
         if let caster { lease.giveBack(texture: caster.name) }
 
