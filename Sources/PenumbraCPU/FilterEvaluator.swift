@@ -76,7 +76,7 @@ package struct FilterEvaluator: Sendable {
         package init(_ bitmap: Bitmap, rect: PixelRect) { self.bitmap = bitmap; self.rect = rect }
 
         /// The pixels over `region`: these where they overlap it, transparent elsewhere.
-        func over(_ region: PixelRect) -> Bitmap { rect == region ? bitmap : bitmap.placed(at: rect, into: region) }
+        func over(_ region: PixelRect) -> Bitmap { bitmap.placed(at: rect, into: region) }
     }
 
     private func run(_ pass: FilterPlan.Pass, reading images: [Pixels?], input: Pixels?) throws -> Pixels {
@@ -93,17 +93,17 @@ package struct FilterEvaluator: Sendable {
             guard let input else { throw FilterError("internal: a filter plan's input has no pixels") }
             return input
         case .bitmap(let source):
-            bitmap = Self.crop(source, from: PixelRect(x: 0, y: 0, width: source.width, height: source.height), to: region)
+            bitmap = source.placed(at: PixelRect(x: 0, y: 0, width: source.width, height: source.height), into: region)
         case .constant(let color):
             bitmap = Self.filled(color, region)
         case .draw(let list):
             bitmap = try services.render(list)
         case .blur(let i, let kernel, let read):
-            bitmap = Self.crop(blur(try pixels(i, over: read), kernel), from: read, to: region)
+            bitmap = blur(try pixels(i, over: read), kernel).placed(at: read, into: region)
         case .unsharp(let i, let kernel, let intensity, let read):
             let wide = try pixels(i, over: read)
-            let blurred = Self.crop(blur(wide, kernel), from: read, to: region)
-            bitmap = Self.unsharp(Self.crop(wide, from: read, to: region), blurred, intensity: intensity)
+            let blurred = blur(wide, kernel).placed(at: read, into: region)
+            bitmap = Self.unsharp(wide.placed(at: read, into: region), blurred, intensity: intensity)
         case .color(let i, let kernel):
             bitmap = Self.apply(kernel, to: try pixels(i, over: region), region)
         case .blendWithMask(let i, let mask, let background):
@@ -242,11 +242,5 @@ package struct FilterEvaluator: Sendable {
             }
         }
         return out
-    }
-
-    /// The pixels of `bitmap` (covering `from`) inside `to`, which lies within `from`.
-    static func crop(_ bitmap: Bitmap, from: PixelRect, to: PixelRect) -> Bitmap {
-        if from == to { return bitmap }
-        return bitmap.placed(at: from, into: to)
     }
 }

@@ -277,7 +277,7 @@ final class GPUFilterEvaluator {
         }
         counters.frame.readbackBytes += overlap.area * 4
         try GPURenderer.checkGLError("filter readback")
-        return overlap == region ? part : part.placed(at: overlap, into: region)
+        return part.placed(at: overlap, into: region)
     }
 
 }

@@ -4,8 +4,9 @@
 
 extension Bitmap {
     /// A bitmap covering `region`: these pixels (covering the rectangle `at`) where `at`
-    /// overlaps it, transparent elsewhere.
+    /// overlaps it, transparent elsewhere; this bitmap itself when `at` is `region`.
     package func placed(at: PixelRect, into region: PixelRect) -> Bitmap {
+        if at == region { return self }
         var out = Bitmap(width: region.width, height: region.height)
         let overlap = at.intersection(region)
         guard !overlap.isEmpty else { return out }

@@ -239,8 +239,7 @@
 /// forms), or the edges of the chain's nodes (the GPU's, which computes each node's coverage
 /// and their product itself). Both give the same bytes: the product of the nodes' coverages,
 /// `div255(c0 div255(c1 ...))`, over the innermost node's region.
-/// (A class: one clip's coverage is shared by every draw under it, and an optional reference
-/// is a plain pointer.)
+/// A class: one clip's coverage is shared by every draw under it.
 @usableFromInline package final class ClipPlan: Sendable {
     /// The pixels the clip may keep: its node's region within the frame (empty: none).
     package let region: PixelRect
