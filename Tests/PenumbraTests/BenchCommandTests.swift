@@ -35,6 +35,10 @@ final class BenchCommandTests: XCTestCase {
         // Encoding is timed on its own too; each run's render+PNG is its render plus its encode.
         func summary(_ key: String) throws -> [String: Double] { try XCTUnwrap(result[key] as? [String: Double], key) }
         let png = try summary("png_ms"), render = try summary("render_ms"), both = try summary("render_png_ms")
+        // Recording is a part of each run's render.
+        let record = try summary("record_ms")
+        XCTAssertGreaterThan(try XCTUnwrap(record["min"]), 0)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(record["max"]), try XCTUnwrap(render["max"]))
         XCTAssertGreaterThan(try XCTUnwrap(png["median"]), 0)
         XCTAssertLessThanOrEqual(try XCTUnwrap(png["min"]), try XCTUnwrap(png["max"]))
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(both["max"]), try XCTUnwrap(png["min"]) + (render["min"] ?? 0) - 1e-9)

@@ -80,7 +80,7 @@ extension BenchCommand {
             let summary = Summary(times)
             let megapixels = Double(input.bitmap.width * input.bitmap.height) / 1e6
             results.append(Result(scene: "\(path) \(name)", backend: backend.rawValue, renderer: onRenderer ? "filters on \(context.rendererName)" : "cpu stage",
-                                  width: input.bitmap.width, height: input.bitmap.height, render_ms: summary, render_png_ms: summary,
+                                  width: input.bitmap.width, height: input.bitmap.height, render_ms: summary, record_ms: nil, render_png_ms: summary,
                                   png_ms: Summary([0]), scenes_per_second: 1000 / summary.median,
                                   megapixels_per_second: megapixels * 1000 / summary.median,
                                   scenes_per_second_with_png: 1000 / summary.median,

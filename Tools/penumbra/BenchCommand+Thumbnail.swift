@@ -35,7 +35,7 @@ extension BenchCommand {
         let total = Summary(totals)
         let megapixels = Double(first.pixelWidth * first.pixelHeight) / 1e6
         return Result(scene: path, backend: backend.rawValue, renderer: renderer.name,
-                      width: first.pixelWidth, height: first.pixelHeight, render_ms: total, render_png_ms: total,
+                      width: first.pixelWidth, height: first.pixelHeight, render_ms: total, record_ms: nil, render_png_ms: total,
                       png_ms: Summary(encodes), scenes_per_second: 1000 / total.median,
                       megapixels_per_second: megapixels * 1000 / total.median,
                       scenes_per_second_with_png: 1000 / total.median, megapixels_per_second_with_png: megapixels * 1000 / total.median,

@@ -60,6 +60,9 @@ struct BenchCommand: ParsableCommand {
         var width: Int
         var height: Int
         var render_ms: Summary
+        /// The part of `render_ms` spent recording the scene into its display list (stroke
+        /// outlining included), before the renderer draws it (nil for the filter and thumbnail modes).
+        var record_ms: Summary?
         var render_png_ms: Summary
         /// PNG encoding alone (the encode of each run, timed on its own).
         var png_ms: Summary
@@ -118,13 +121,14 @@ struct BenchCommand: ParsableCommand {
     }
 
     private func measure(_ scene: Scene, path: String, backend: Backend, renderer: Renderer) throws -> Result {
-        var renderTimes: [Double] = [], pngTimes: [Double] = [], encodeTimes: [Double] = []
+        var renderTimes: [Double] = [], pngTimes: [Double] = [], encodeTimes: [Double] = [], recordTimes: [Double] = []
         var bitmap = Bitmap(width: 0, height: 0)
         var frames: [GPUFrameCounters] = []
         func once() throws {
             var list: DisplayList?
+            var record = 0.0
             let render = try Measurement.time {
-                list = try SceneLoading.record(scene, from: path)
+                record = try Measurement.time { list = try SceneLoading.record(scene, from: path) }
                 // Into the last run's pixels, as a render loop (and the peers, drawing into their
                 // canvas) would: the time is the drawing's, not fresh memory's page faults.
                 try renderer.render(list!, into: &bitmap)
@@ -132,10 +136,11 @@ struct BenchCommand: ParsableCommand {
             if let gpu = renderer as? GPURenderer { frames.append(gpu.lastFrameCounters) }
             let encode = try Measurement.time { _ = try PNGCodec.encode(bitmap, compressionLevel: pngLevel, filter: pngFilter) }
             renderTimes.append(render); pngTimes.append(render + encode); encodeTimes.append(encode)
+            recordTimes.append(record)
         }
         do {
             try once() // warm-up: caches, first-touch page faults, shader compilation
-            renderTimes = []; pngTimes = []; encodeTimes = []; frames = []
+            renderTimes = []; pngTimes = []; encodeTimes = []; recordTimes = []; frames = []
             if let runs {
                 for _ in 0..<runs { try once() }
             } else {
@@ -164,7 +169,8 @@ struct BenchCommand: ParsableCommand {
         let render = Summary(renderTimes), png = Summary(pngTimes)
         let megapixels = Double(scene.pixelWidth * scene.pixelHeight) / 1e6
         return Result(scene: path, backend: backend.rawValue, renderer: renderer.name,
-                      width: scene.pixelWidth, height: scene.pixelHeight, render_ms: render, render_png_ms: png,
+                      width: scene.pixelWidth, height: scene.pixelHeight, render_ms: render, record_ms: Summary(recordTimes),
+                      render_png_ms: png,
                       png_ms: Summary(encodeTimes),
                       scenes_per_second: 1000 / render.median, megapixels_per_second: megapixels * 1000 / render.median,
                       scenes_per_second_with_png: 1000 / png.median, megapixels_per_second_with_png: megapixels * 1000 / png.median,
