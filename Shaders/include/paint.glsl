@@ -17,12 +17,16 @@
 // texel; level 0 reads the image, levels above read the draw's mip atlas uMipmaps (built by the
 // CPU: MipCache).
 layout(std140, binding = BLOCK_PAINT) uniform PaintBlock {
+    // Ordered by what each kind reads (a draw uploads only its kind's prefix): a solid paint
+    // the first two fields, a gradient up to uRadialQ, an image or placed pixels all.
     ivec4 uSolid8;             // a solid paint, U8 premultiplied
-    ivec4 uTint8;              // a template image's tint, U8 premultiplied
-    ivec4 uPlacedRect;         // placed pixels: their size in .zw
     ivec4 uPaintInfo;          // paint kind (generic program), has tint (placed: luminance to alpha), nearest, stop count
     ivec4 uGradientInfo;       // extend start, extend end, radial A24
     ivec4 uRadialGeometry;     // cd.x, cd.y, r0, dr (Q16)
+    uvec4 uLinear[3];          // a linear gradient's t24: base, stepX, stepY (Q24)
+    uvec4 uRadialQ[6];         // RadialGradientPlan's qx and qy: base, stepX, stepY (Q24)
+    ivec4 uTint8;              // a template image's tint, U8 premultiplied
+    ivec4 uPlacedRect;         // placed pixels: their size in .zw
     uvec4 uDistance[6];
     uvec4 uThreshold[4];
     uvec4 uRegionMap[18];
@@ -30,8 +34,6 @@ layout(std140, binding = BLOCK_PAINT) uniform PaintBlock {
     ivec4 uRegionSpan[6];
     ivec4 uMipLevel[9];
     ivec4 uMipLast[9];
-    uvec4 uLinear[3];          // a linear gradient's t24: base, stepX, stepY (Q24)
-    uvec4 uRadialQ[6];         // RadialGradientPlan's qx and qy: base, stepX, stepY (Q24)
 };
 
 // PAINT_SOLID ... PAINT_PLACED (defined from GPUPaint.Kind by ShaderConstants): a constant in a

@@ -3,8 +3,10 @@
 // (each struct names its block and lists its fields with their GLSL names).
 // std140 puts every vec4/ivec4/uvec4 and every array element on a 16-byte
 // boundary, which is what a Swift struct of SIMD4 fields and InlineArrays of
-// SIMD4 is too, so the struct's bytes are the block's: one glBufferData per
-// pass, no uniform looked up by name, nothing that can miss silently.
+// SIMD4 is too, so the struct's bytes are the block's: one buffer write per
+// pass, no uniform looked up by name, nothing that can miss silently. A write
+// sends only the prefix its value's programs read (a solid paint: 32 of the
+// paint block's 1,264 bytes) and nothing when the buffer holds it already.
 // UniformBlockLayoutTests checks each struct's offsets and size against the
 // linked programs' own (glGetActiveUniformsiv), so a field added on one side
 // only fails a test. Binding points come from `UniformBlock` and reach GLSL as
@@ -44,22 +46,35 @@ protocol UniformBlockMirror {
     static var blockName: String { get }
     /// Each field's GLSL name (arrays: the name of element 0) and byte offset in the struct.
     static var fields: [(name: String, offset: Int)] { get }
+    /// The leading bytes the programs read for this value (the rest is never read for it).
+    var usedBytes: Int { get }
 }
 
-/// Mirrors paint.glsl's `PaintBlock`: a PaintPlan's integers.
+extension UniformBlockMirror {
+    var usedBytes: Int { MemoryLayout<Self>.size }
+}
+
+/// Mirrors paint.glsl's `PaintBlock`: a PaintPlan's integers, in the order of what the paint
+/// kinds read: a solid paint reads the first two fields, a gradient the fields up to the image's,
+/// an image or placed pixels all of them. So a draw uploads only the prefix its kind reads
+/// (`usedBytes`); paint.glsl never reads past it for that kind.
 struct PaintBlock: UniformBlockMirror {
     /// A solid paint, premultiplied U8.
     var solid8 = SIMD4<Int32>.zero
-    /// A template image's tint, premultiplied U8.
-    var tint8 = SIMD4<Int32>.zero
-    /// Placed pixels: their size in .zw.
-    var placedRect = SIMD4<Int32>.zero
     /// x: paint kind (generic program), y: has tint, z: nearest, w: gradient stop count.
     var info = SIMD4<Int32>.zero
     /// x: extend start, y: extend end, z: radial A24.
     var gradient = SIMD4<Int32>.zero
     /// RadialGradientPlan's cd.x, cd.y, r0, dr (Q16).
     var radialGeometry = SIMD4<Int32>.zero
+    /// A linear gradient's t24: base, stepX, stepY.
+    var linear = InlineArray<3, SIMD4<UInt32>>(repeating: .zero)
+    /// A radial gradient's qx and qy: base, stepX, stepY each.
+    var radialQ = InlineArray<6, SIMD4<UInt32>>(repeating: .zero)
+    /// A template image's tint, premultiplied U8.
+    var tint8 = SIMD4<Int32>.zero
+    /// Placed pixels: their size in .zw.
+    var placedRect = SIMD4<Int32>.zero
     /// ImageSamplingPlan per axis a: distance[3a + k] (base, stepX, stepY).
     var distance = InlineArray<6, SIMD4<UInt32>>(repeating: .zero)
     /// Per axis a: threshold[2a + k] (leading end, trailing start).
@@ -74,23 +89,28 @@ struct PaintBlock: UniformBlockMirror {
     var mipLevel = InlineArray<9, SIMD4<Int32>>(repeating: .zero)
     /// Per region pair: the level's last texel in .xy.
     var mipLast = InlineArray<9, SIMD4<Int32>>(repeating: .zero)
-    /// A linear gradient's t24: base, stepX, stepY.
-    var linear = InlineArray<3, SIMD4<UInt32>>(repeating: .zero)
-    /// A radial gradient's qx and qy: base, stepX, stepY each.
-    var radialQ = InlineArray<6, SIMD4<UInt32>>(repeating: .zero)
+
+    /// The bytes the paint kind in `info.x` reads: the block up to the first field it does not.
+    var usedBytes: Int {
+        switch GPUPaint.Kind(rawValue: Int(info.x)) {
+        case .solid: MemoryLayout<Self>.offset(of: \.gradient)!
+        case .linear, .radial: MemoryLayout<Self>.offset(of: \.tint8)!
+        case .image, .placed, nil: MemoryLayout<Self>.size
+        }
+    }
 
     static let block = UniformBlock.paint
     static let blockName = "PaintBlock"
     static var fields: [(name: String, offset: Int)] {
-        [("uSolid8", MemoryLayout<Self>.offset(of: \.solid8)!), ("uTint8", MemoryLayout<Self>.offset(of: \.tint8)!),
-         ("uPlacedRect", MemoryLayout<Self>.offset(of: \.placedRect)!), ("uPaintInfo", MemoryLayout<Self>.offset(of: \.info)!),
+        [("uSolid8", MemoryLayout<Self>.offset(of: \.solid8)!), ("uPaintInfo", MemoryLayout<Self>.offset(of: \.info)!),
          ("uGradientInfo", MemoryLayout<Self>.offset(of: \.gradient)!),
          ("uRadialGeometry", MemoryLayout<Self>.offset(of: \.radialGeometry)!),
+         ("uLinear[0]", MemoryLayout<Self>.offset(of: \.linear)!), ("uRadialQ[0]", MemoryLayout<Self>.offset(of: \.radialQ)!),
+         ("uTint8", MemoryLayout<Self>.offset(of: \.tint8)!), ("uPlacedRect", MemoryLayout<Self>.offset(of: \.placedRect)!),
          ("uDistance[0]", MemoryLayout<Self>.offset(of: \.distance)!), ("uThreshold[0]", MemoryLayout<Self>.offset(of: \.threshold)!),
          ("uRegionMap[0]", MemoryLayout<Self>.offset(of: \.regionMap)!), ("uRegionTile[0]", MemoryLayout<Self>.offset(of: \.regionTile)!),
          ("uRegionSpan[0]", MemoryLayout<Self>.offset(of: \.regionSpan)!), ("uMipLevel[0]", MemoryLayout<Self>.offset(of: \.mipLevel)!),
-         ("uMipLast[0]", MemoryLayout<Self>.offset(of: \.mipLast)!), ("uLinear[0]", MemoryLayout<Self>.offset(of: \.linear)!),
-         ("uRadialQ[0]", MemoryLayout<Self>.offset(of: \.radialQ)!)]
+         ("uMipLast[0]", MemoryLayout<Self>.offset(of: \.mipLast)!)]
     }
 }
 
@@ -209,15 +229,20 @@ struct ClipProductBlock: UniformBlockMirror {
     }
 }
 
-/// One uniform buffer per block a pass writes, each rewritten whole before the draw that reads it.
+/// One uniform buffer per block a pass writes, each rewritten before the draw that reads it
+/// unless it holds that value already.
 final class UniformBuffers {
     private var buffers: [UniformBlock: GLuint] = [:]
+    /// The bytes each buffer holds (its value's used prefix), for skipping a rewrite of the same.
+    private var written: [UniformBlock: [UInt8]] = [:]
     private let counters: GPUCounters
 
     init(counters: GPUCounters) { self.counters = counters }
 
-    /// Writes `value`'s bytes into its block's buffer (a fresh store each time, so the driver
-    /// need not wait for earlier draws) and binds it to the block's binding point.
+    /// Puts `value`'s used bytes (`usedBytes`) at the start of its block's buffer, in a fresh
+    /// store of the block's whole size so the driver need not wait for earlier draws (the
+    /// programs read nothing past the used bytes for this value), and binds it to the block's
+    /// binding point. A value equal to the one the buffer holds is only bound.
     func write<Mirror: UniformBlockMirror>(_ value: Mirror) {
         let block = Mirror.block
         var name = buffers[block] ?? 0
@@ -226,10 +251,14 @@ final class UniformBuffers {
             buffers[block] = name
         }
         glBindBuffer(glEnum(GL_UNIFORM_BUFFER), name)
-        withUnsafeBytes(of: value) { bytes in
-            counters.upload(bytes.count) {
-                glBufferData(glEnum(GL_UNIFORM_BUFFER), bytes.count, bytes.baseAddress, glEnum(GL_STREAM_DRAW))
+        withUnsafeBytes(of: value) { all in
+            let used = UnsafeRawBufferPointer(rebasing: all.prefix(value.usedBytes))
+            if let held = written[block], held.elementsEqual(used) { return }
+            counters.upload(used.count) {
+                glBufferData(glEnum(GL_UNIFORM_BUFFER), all.count, nil, glEnum(GL_STREAM_DRAW))
+                glBufferSubData(glEnum(GL_UNIFORM_BUFFER), 0, used.count, used.baseAddress)
             }
+            written[block] = Array(used)
         }
         glBindBufferBase(glEnum(GL_UNIFORM_BUFFER), GLuint(block.rawValue), name)
     }
@@ -242,5 +271,6 @@ final class UniformBuffers {
         var names = Array(buffers.values)
         glDeleteBuffers(GLsizei(names.count), &names)
         buffers = [:]
+        written = [:]
     }
 }

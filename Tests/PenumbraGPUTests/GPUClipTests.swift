@@ -8,14 +8,14 @@ import PenumbraGPU
 import PenumbraCPU
 
 final class GPUClipTests: XCTestCase {
-    /// Twelve cards, each a rounded-rect clip (unless `clips` is false) over a fill
+    /// `count` cards (twelve by default), each a rounded-rect clip (unless `clips` is false) over a fill
     /// of its bounds and an ellipse; every third nested in a second clip (a chain of two) and
     /// every fourth in a third. With
     /// `gradients`, each card is a gradient instead, every other one casting a shadow (a
     /// gradient's shadow is cast by the clip's area: a clip-shaped caster), and a stroke.
-    private func cards(gradients: Bool, clips: Bool = true) -> DisplayList {
+    private func cards(gradients: Bool, clips: Bool = true, count: Int = 12) -> DisplayList {
         let context = GraphicsContext(pixelWidth: 620, pixelHeight: 340, scale: 1, background: .white)
-        for i in 0..<12 {
+        for i in 0..<count {
             let x = Double(i % 4) * 150 + 10, y = Double(i / 4) * 110 + 10
             context.saveGState()
             if clips {
@@ -61,6 +61,20 @@ final class GPUClipTests: XCTestCase {
         // Each clip costs its edges and its passes' blocks, under 2 KiB; the smallest clip's mask
         // (140 x 100 bytes) would be 14,000.
         XCTAssertLessThan((withClips - without) / 19, 2048, "\(withClips - without) bytes for 19 clips: a mask went up")
+    }
+
+    /// The frame budget for a scene with rounded-rect clips: four clipped cards (seven clip
+    /// nodes, chains of one to three) upload at most 16 KiB, edges and every pass's block
+    /// included; a solid paint sends the two fields of the paint block it reads.
+    func testAFrameOfRoundedRectClipsUploadsAtMost16KiB() throws {
+        let gpu = try GPUTestSupport.renderer()
+        let list = cards(gradients: false, count: 4)
+        XCTAssertEqual(list.clips.count, 4 + 2 + 1)
+        _ = try gpu.render(list)  // sizes the buffers
+        XCTAssertTrue(try gpu.render(list).pixels == CPURenderer().render(list).pixels, "the CPU's bytes")
+        let bytes = gpu.lastFrameCounters.uploadBytes
+        print("gpu clips: \(bytes) bytes uploaded for four clipped cards")
+        XCTAssertLessThanOrEqual(bytes, 16 * 1024)
     }
 
     func testClipShapedShadowCastersAreByteIdentical() throws {
