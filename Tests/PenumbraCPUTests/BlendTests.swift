@@ -8,6 +8,7 @@
 import XCTest
 import PenumbraTestSupport
 import PenumbraCore
+import PenumbraCPU
 
 // MARK: - Float64 reference
 

@@ -10,6 +10,8 @@
 // The two divisions of ClipColor are guarded: their denominator is 0 only for
 // a grey colour, which is already its own luminosity and is kept.
 
+import PenumbraCore
+
 extension BlendKernel {
     @inlinable @inline(__always)
     static func lum(_ c: SIMD4<Int32>) -> Int32 { (19661 &* c.x &+ 38666 &* c.y &+ 7209 &* c.z &+ 32768) &>> 16 }

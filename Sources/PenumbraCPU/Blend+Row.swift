@@ -15,6 +15,8 @@
 // zero coverage are skipped (they would be stored back unchanged), as are pixels with a
 // transparent source in modes that preserve the destination there.
 
+import PenumbraCore
+
 extension BlendMode {
     /// Composites a constant premultiplied `source` into a row of 8-bit premultiplied
     /// RGBA pixels, one coverage value per pixel (`result = dst + coverage * (blend(src,

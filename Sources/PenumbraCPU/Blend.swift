@@ -23,6 +23,8 @@
 // formulas stay inside those ranges except by the floor of a division, so the
 // clamps only make the result well-defined.
 
+import PenumbraCore
+
 extension BlendMode {
     /// The result of compositing premultiplied U8 `source` over premultiplied U8
     /// `destination` with full coverage, by this mode's formula (docs/ARITHMETIC.md).

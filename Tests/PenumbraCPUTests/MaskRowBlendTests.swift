@@ -4,6 +4,7 @@
 import XCTest
 import PenumbraTestSupport
 @_spi(Stages) import PenumbraCore
+import PenumbraCPU
 
 final class MaskRowBlendTests: XCTestCase {
     /// Every mode, sources valid and not (colour above alpha: normal mode's Int32 fallback),
