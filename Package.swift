@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Penumbra",
     products: [
-        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
+        .library(name: "Penumbra", targets: ["Penumbra", "PenumbraModel", "PenumbraCore", "PenumbraCPU", "PenumbraIO", "PenumbraText"]),
         // SVG documents drawn into a GraphicsContext (docs/svg.md).
         .library(name: "PenumbraSVG", targets: ["PenumbraSVG"]),
         // UIKit's view layer over the drawing core: views, layers, image views, labels, visual effects, snapshots.
@@ -73,10 +73,15 @@ let package = Package(
         .target(name: "CSampleKernels", path: "Sources/CSampleKernels"),
 
         // MARK: Swift
-        .target(name: "PenumbraCore", dependencies: ["CPNG"], path: "Sources/PenumbraCore"),
-        .target(name: "PenumbraIO", dependencies: ["PenumbraCore", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
+        // What was drawn: geometry, paths, stroking, the graphics context and its display list, images
+        // and their PNG codec, filter graphs, scenes and their decoding, view trees.
+        .target(name: "PenumbraModel", dependencies: ["CPNG"], path: "Sources/PenumbraModel"),
+        // How it is drawn, for both renderers: the planner, its plans and the stream of steps, coverage
+        // (the rasterizer, masks, edges, bands), filter passes and the fixed-point arithmetic.
+        .target(name: "PenumbraCore", dependencies: ["PenumbraModel"], path: "Sources/PenumbraCore"),
+        .target(name: "PenumbraIO", dependencies: ["PenumbraModel", "CJPEGShim", "CWebP", "CGIF", "CLCMS2"],
                 path: "Sources/PenumbraIO"),
-        .target(name: "PenumbraCPU", dependencies: ["PenumbraCore", "CBlurKernels", "CSampleKernels"], path: "Sources/PenumbraCPU"),
+        .target(name: "PenumbraCPU", dependencies: ["PenumbraModel", "PenumbraCore", "CBlurKernels", "CSampleKernels"], path: "Sources/PenumbraCPU"),
         .target(
             name: "PenumbraShaders", path: "Shaders",
             resources: [
@@ -89,26 +94,26 @@ let package = Package(
                 .embedInCode("include/paint.glsl"), .embedInCode("include/blend.glsl"),
                 .embedInCode("include/fixed.glsl"), .embedInCode("include/fixed64.glsl"),
             ]),
-        .target(name: "PenumbraGPU", dependencies: ["PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
+        .target(name: "PenumbraGPU", dependencies: ["PenumbraModel", "PenumbraCore", "PenumbraShaders", "CEGL"], path: "Sources/PenumbraGPU"),
         .target(
-            name: "PenumbraText", dependencies: ["PenumbraCore", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
+            name: "PenumbraText", dependencies: ["PenumbraModel", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi", "CUnibreak"],
             path: "Sources/PenumbraText"),
-        .target(name: "Penumbra", dependencies: ["PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSVG",
+        .target(name: "Penumbra", dependencies: ["PenumbraModel", "PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSVG",
                                                "CMallocStats"],
                 path: "Sources/Penumbra"),
         // SVG in: documents drawn with the GraphicsContext's calls (docs/svg.md).
-        .target(name: "PenumbraSVG", dependencies: ["PenumbraCore", "CLibXML2", "CLibDeflate"], path: "Sources/PenumbraSVG"),
+        .target(name: "PenumbraSVG", dependencies: ["PenumbraModel", "CLibXML2", "CLibDeflate"], path: "Sources/PenumbraSVG"),
         .target(name: "PenumbraUI", dependencies: ["Penumbra", "PenumbraText"], path: "Sources/PenumbraUI"),
         .target(name: "PenumbraSnapshotTesting",
                 dependencies: ["Penumbra", "PenumbraUI", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
                 path: "Sources/PenumbraSnapshotTesting"),
-        .target(name: "PenumbraRequests", dependencies: ["PenumbraCore"], path: "Sources/PenumbraRequests"),
+        .target(name: "PenumbraRequests", dependencies: ["PenumbraModel", "PenumbraCore"], path: "Sources/PenumbraRequests"),
         .target(name: "PenumbraSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
                 path: "Sources/PenumbraSigning"),
         .target(
             name: "PenumbraServer",
             dependencies: [
-                "Penumbra", "PenumbraRequests", "PenumbraSigning", "CMallocStats",
+                "PenumbraModel", "Penumbra", "PenumbraRequests", "PenumbraSigning", "CMallocStats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -134,26 +139,26 @@ let package = Package(
         .executableTarget(name: "penumbra-view-bench", dependencies: ["PenumbraUI"], path: "Tools/bench/views"),
 
         // MARK: Tests
-        .target(name: "PenumbraTestSupport", dependencies: ["PenumbraCore"], path: "Tests/PenumbraTestSupport"),
-        .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraTestSupport", "PenumbraCore"], path: "Tests/PenumbraCoreTests",
+        .target(name: "PenumbraTestSupport", dependencies: ["PenumbraModel", "PenumbraCore"], path: "Tests/PenumbraTestSupport"),
+        .testTarget(name: "PenumbraCoreTests", dependencies: ["PenumbraTestSupport", "PenumbraModel", "PenumbraCore"], path: "Tests/PenumbraCoreTests",
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
-        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "PenumbraShaders", "CEGL",
+        .testTarget(name: "PenumbraCPUTests", dependencies: ["PenumbraModel", "PenumbraTestSupport", "PenumbraCPU", "Penumbra"], path: "Tests/PenumbraCPUTests"),
+        .testTarget(name: "PenumbraGPUTests", dependencies: ["PenumbraModel", "PenumbraTestSupport", "PenumbraGPU", "PenumbraCPU", "Penumbra", "PenumbraShaders", "CEGL",
                                                        "PenumbraSVG"],
                     path: "Tests/PenumbraGPUTests"),
-        .testTarget(name: "PenumbraIOTests", dependencies: ["Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
+        .testTarget(name: "PenumbraIOTests", dependencies: ["PenumbraModel", "Penumbra", "PenumbraIO", "PenumbraCore"], path: "Tests/PenumbraIOTests",
                     exclude: ["make_fixtures.py", "make_shrink_fixtures.py"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PenumbraTests", dependencies: ["Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
+        .testTarget(name: "PenumbraTests", dependencies: ["PenumbraModel", "Penumbra", "PenumbraCPU", "PenumbraGPU", "penumbra"], path: "Tests/PenumbraTests"),
         .testTarget(
             name: "PenumbraServerTests",
             dependencies: ["PenumbraServer", "PenumbraSigning", "Penumbra", .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/PenumbraServerTests"),
-        .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport",
+        .testTarget(name: "PenumbraUITests", dependencies: ["PenumbraModel", "PenumbraUI", "Penumbra", "PenumbraCPU", "PenumbraGPU", "PenumbraTestSupport",
                                                       "PenumbraSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
                     path: "Tests/PenumbraUITests", exclude: ["__Snapshots__"]),
-        .testTarget(name: "PenumbraSVGTests", dependencies: ["PenumbraSVG", "Penumbra", "PenumbraCPU", "PenumbraTestSupport", "CLibDeflate"],
+        .testTarget(name: "PenumbraSVGTests", dependencies: ["PenumbraModel", "PenumbraSVG", "Penumbra", "PenumbraCPU", "PenumbraTestSupport", "CLibDeflate"],
                     path: "Tests/PenumbraSVGTests"),
-        .testTarget(name: "PenumbraTextTests", dependencies: ["Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
+        .testTarget(name: "PenumbraTextTests", dependencies: ["PenumbraModel", "Penumbra", "PenumbraText", "PenumbraCPU", "PenumbraTestSupport"], path: "Tests/PenumbraTextTests"),
         .testTarget(name: "PenumbraSnapshotTestingTests",
                     dependencies: ["PenumbraSnapshotTesting", "Penumbra", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
                     path: "Tests/PenumbraSnapshotTestingTests", exclude: ["__Snapshots__"]),

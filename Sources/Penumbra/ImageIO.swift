@@ -20,7 +20,7 @@ extension SceneEnvironment {
     /// Every codec, the CPU reference renderer for offscreen images and filters, the text engine,
     /// and SVG images (`.svg`, `.svgz`, `data:image/svg+xml;base64,`) drawn as vectors.
     public static let standard: SceneEnvironment = {
-        var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0) },
+        var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0.displayList()) },
                                            textEngine: TextEngines.standard, filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
         environment.vectorImages = [.svg]
         return environment

@@ -6,6 +6,7 @@
 // sizes it: the canvas region shifted by the shadow offset and grown by the
 // kernel radius on every side.
 
+import PenumbraModel
 import PenumbraCore
 
 /// A row-major plane of U8 alpha values (255 is 1), `width * height` of them.

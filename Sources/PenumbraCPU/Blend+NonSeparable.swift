@@ -10,6 +10,7 @@
 // The two divisions of ClipColor are guarded: their denominator is 0 only for
 // a grey colour, which is already its own luminosity and is kept.
 
+import PenumbraModel
 import PenumbraCore
 
 extension BlendKernel {

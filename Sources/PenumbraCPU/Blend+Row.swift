@@ -15,6 +15,7 @@
 // zero coverage are skipped (they would be stored back unchanged), as are pixels with a
 // transparent source in modes that preserve the destination there.
 
+import PenumbraModel
 import PenumbraCore
 
 extension BlendMode {

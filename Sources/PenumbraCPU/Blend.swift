@@ -23,6 +23,7 @@
 // formulas stay inside those ranges except by the floor of a division, so the
 // clamps only make the result well-defined.
 
+import PenumbraModel
 import PenumbraCore
 
 extension BlendMode {

@@ -24,6 +24,7 @@
 // per pass for each value of the grown box. Memory: per thread, a ring of
 // r + 2 row pairs and one padded row.
 
+import PenumbraModel
 import PenumbraCore
 
 extension AlphaPlane {

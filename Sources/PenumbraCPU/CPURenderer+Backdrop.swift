@@ -11,6 +11,7 @@
 // composite's coverage x clip, its coverage the layer's alpha bytes over that
 // region (a dense CoverageMask).
 
+import PenumbraModel
 import PenumbraCore
 
 extension CPUFrame {

@@ -11,6 +11,7 @@
 // multiplied by the clip's row in one pass and composited between its first
 // and last nonzero value: div255(coverage x clip), the product the dense
 // path computes (255 x g x c = g x c).
+import PenumbraModel
 import PenumbraCore
 
 extension CPUFrame {

@@ -16,6 +16,7 @@
 // identical. The planes come from ShadowScratch (pages already mapped); the
 // caster writes every value of its plane, zeroing each row just before
 // filling it.
+import PenumbraModel
 import PenumbraCore
 
 extension CPUFrame {

@@ -12,6 +12,7 @@
 // with its own coverage (CPURenderer+Shadow.swift). Layers are 8-bit targets
 // of their own, composited as a plane-wide source at endLayer, or ended as a
 // mask on the filtered backdrop (CPURenderer+Backdrop.swift).
+import PenumbraModel
 import PenumbraCore
 
 /// The CPU reference renderer.

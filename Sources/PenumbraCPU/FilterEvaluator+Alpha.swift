@@ -1,6 +1,7 @@
 // The CPU's filter graph over one channel (Core's FilterAlpha.swift): a
 // shadow's caster plane, blurred in place by the interleaved blur with one
 // channel, so the bytes are the RGBA blur's on each channel.
+import PenumbraModel
 import PenumbraCore
 
 /// One channel of U8 values over a rectangle of graph pixels, zero outside it.

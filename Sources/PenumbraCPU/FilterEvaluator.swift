@@ -14,6 +14,7 @@
 // passes (GPUFilterEvaluator).
 
 import Dispatch
+import PenumbraModel
 import PenumbraCore
 
 /// What filter evaluation borrows from a renderer: a display-list renderer and an image blur.

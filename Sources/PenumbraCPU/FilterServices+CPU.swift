@@ -4,6 +4,7 @@
 // gaussianBlur, unsharpMask and blurBackdrop is the interleaved RGBA blur
 // (RGBABlur.swift): the bytes of the shadow's plane blur on each channel.
 
+import PenumbraModel
 import PenumbraCore
 
 extension FilterServices {

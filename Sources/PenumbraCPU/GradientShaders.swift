@@ -7,6 +7,7 @@
 // RadialGradientPlan.swift: a linear gradient's Q24 parameter, a radial
 // gradient's 64-bit solve of the canvas rule) and the Q16 ramp of U8 colours;
 // paint.glsl evaluates the same integers (docs/ARITHMETIC.md).
+import PenumbraModel
 import PenumbraCore
 
 /// A linear gradient: the Q24 parameter, then the ramp.

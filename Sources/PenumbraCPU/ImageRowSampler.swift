@@ -17,6 +17,7 @@
 // `PENUMBRA_IMAGE_ROWS=portable` keeps every pixel on the Swift loop (to time
 // both in one binary), and ImageRowKernelTests compares the two.
 import CSampleKernels
+import PenumbraModel
 import PenumbraCore
 
 extension VectorCode {

@@ -12,6 +12,7 @@
 // Template images paint the tint with the sampled alpha, `div255(tint x a)`.
 // For shadows only the alpha is sampled, and an opaque bitmap is not sampled
 // at all: a mix of four alphas of 255 is 255.
+import PenumbraModel
 import PenumbraCore
 
 struct ImageShader: Shader {

@@ -47,6 +47,7 @@
 // widened into a zero-padded UInt16 row so taps never test bounds, blocks of
 // 16 lanes run to the row's end (ring and padded rows are long enough), and
 // only an output row's last partial block is stored byte by byte.
+import PenumbraModel
 import PenumbraCore
 
 import Dispatch

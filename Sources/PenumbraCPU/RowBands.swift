@@ -6,6 +6,7 @@
 // the output is identical for any thread count. Small jobs stay on the
 // calling thread: waking a worker costs tens of microseconds.
 import Dispatch
+import PenumbraModel
 import PenumbraCore
 
 enum RowBands {

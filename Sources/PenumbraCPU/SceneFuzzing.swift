@@ -4,6 +4,7 @@
 // A rejection is the expected end of most inputs; a crash, a trap, or an
 // allocation past libFuzzer's limit is a bug (the budget must have refused
 // the scene first).
+import PenumbraModel
 import PenumbraCore
 
 /// Decodes, records and renders fuzzer input as a scene; exposed for the fuzz target only.
@@ -21,7 +22,7 @@ import PenumbraCore
     /// One input; returns normally for accepted and rejected scenes alike.
     public static func run(_ data: [UInt8]) {
         let renderer = CPURenderer()
-        let environment = SceneEnvironment(codecs: .png, renderOffscreen: { try CPURenderer().render($0) },
+        let environment = SceneEnvironment(codecs: .png, renderOffscreen: { try CPURenderer().render($0.displayList()) },
                                            filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
         do {
             let scene = try Scene.decode(data, sources: ImageSources(baseDirectory: nil), limits: limits, environment: environment)

@@ -10,6 +10,7 @@
 // shader may compute the alpha alone instead, and must give the same bytes.
 // Shaders are values read concurrently by the threads that share a shadow's
 // rows.
+import PenumbraModel
 import PenumbraCore
 
 /// The paint of one op.

@@ -13,6 +13,7 @@
 // normal or copy mode at full context alpha writes a fully covered run's
 // samples straight into the target (the composite of an opaque source at
 // coverage 255 is the source), skipping the scratch and the row compositor.
+import PenumbraModel
 import PenumbraCore
 
 struct SpanCompositor {

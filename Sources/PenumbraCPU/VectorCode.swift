@@ -5,6 +5,7 @@
 // where the CPU and its OS support it, decided once per process. Both codes
 // give the same bytes; an environment variable per kernel selects the
 // portable one, to time both paths in one binary.
+import PenumbraModel
 import PenumbraCore
 
 #if canImport(Glibc)

@@ -15,6 +15,7 @@
 import CEGL
 import Foundation
 import Synchronization
+import PenumbraModel
 import PenumbraCore
 
 /// Why no headless EGL / GLES 3 context could be made: each attempt and its EGL error.

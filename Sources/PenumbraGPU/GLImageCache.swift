@@ -15,6 +15,7 @@
 // least recently used first (the entries just used always stay). A mipmapped
 // draw's atlas (levels built by the CPU, MipCache) is one more bitmap here.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// Image textures (RGBA8UI, exact bytes) by content.

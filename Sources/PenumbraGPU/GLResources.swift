@@ -10,6 +10,7 @@
 // nothing reads beyond it. `mask(_:)` is the one place a CoverageMask is
 // uploaded.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// A GL enum from a C macro (imported as Int32).

@@ -13,6 +13,7 @@
 // wait on free lists keyed by kind and bucket; after each render the least
 // recently used are deleted until the idle ones fit `idleBudget` bytes.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// One pooled texture, its allocated size, and its framebuffer (0 for kinds that are not targets).

@@ -40,6 +40,7 @@
 // than 16384 pixels are beyond the 32-bit products of accumulate.comp and
 // are reported unsupported, as are more edges than one dispatch can hold.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// A mask of GPU coverage: its texture (placed on the device grid by its rect), the row of the

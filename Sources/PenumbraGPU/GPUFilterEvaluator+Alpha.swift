@@ -6,6 +6,7 @@
 // the plane as 0 without a bounds check per tap. An owned plane is blurred in place (the vertical pass
 // writes back into it), so a shadow costs one extra plane, the middle one.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 extension GPUFilterEvaluator {

@@ -29,6 +29,7 @@
 // the result is read back once (`GPURenderer.renderFilter`), or drawn in
 // place (blurBackdrop, GPUFrame+Backdrop.swift; shadows, GPUFrame+Shadow.swift).
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// The pixels of a filter node on the GPU: an RGBA8 texture whose texel (0, 0) is graph pixel

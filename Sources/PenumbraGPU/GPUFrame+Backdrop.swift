@@ -15,6 +15,7 @@
 // layer texture's alpha read by composite.comp itself
 // (GPUFrame.CoverageKind.layerAlpha): nothing is copied or read back.
 
+import PenumbraModel
 import PenumbraCore
 
 extension GPUFrame {

@@ -9,6 +9,7 @@
 // composite reads as the clip (compositepixel.glsl) and the shadow caster as
 // a gradient shadow's clip-shaped caster (caster.frag).
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 extension GPUFrame {

@@ -11,6 +11,7 @@
 // (without it, one scene in 500 of the differential fuzzer came out wrong
 // on llvmpipe, and GLES does not promise that order either).
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 extension GPUFrame {

@@ -12,6 +12,7 @@
 // never drawn), which reads as coverage 0 in the composite, as outside a mask
 // does.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 extension GPUFrame {

@@ -11,6 +11,7 @@
 // Textures come from the renderer's pool through `lease` (given back when
 // the render ends) and images from its content-keyed cache.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// One render on the GPU.

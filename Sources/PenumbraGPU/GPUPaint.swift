@@ -7,6 +7,7 @@
 // integers, and their ramp goes in a small texture. A shadow's caster uses
 // the same textures with the plan resolved at the shadow's offset.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// The textures of one draw's paint, bound to their units.

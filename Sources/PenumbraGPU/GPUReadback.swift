@@ -13,6 +13,7 @@
 // context current): it hands the buffer and fence back, and the next render
 // deletes them.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// Pixel-pack buffers of one context.

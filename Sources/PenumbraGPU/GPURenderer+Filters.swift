@@ -4,6 +4,7 @@
 // CPU's FilterEvaluator (the parity contract), so a scene decoded for the GPU
 // backend, or a FilterContext made on this renderer, filters here without a
 // context of its own.
+import PenumbraModel
 import PenumbraCore
 
 extension GPURenderer: FilterGraphRendering {

@@ -31,6 +31,7 @@
 // Threading: a GPURenderer owns one GL context and is not thread-safe; use
 // one renderer per thread. It makes its context current at each render.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// The GLES renderer. Not thread-safe: use one instance per thread.

@@ -5,6 +5,7 @@
 // one it holds), the buffers of the passes' uniform blocks and GPU
 // coverage's storage buffers.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// The lookup texture and the blur weight buffer of one context.

@@ -4,6 +4,7 @@
 // (UniformBlocks.swift). A compile or link failure throws a RenderError carrying the
 // driver's log, so a shader bug names its line.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 import PenumbraShaders
 

@@ -8,6 +8,7 @@
 // `layout(binding = ...)` to one of these, nothing is looked up by name, and
 // adding a case cannot shift one silently (ShaderConstantsTests checks that
 // every case is handled by name).
+import PenumbraModel
 import PenumbraCore
 
 enum ShaderConstants {

@@ -13,6 +13,7 @@
 // `BLOCK_*` defines (ShaderConstants). 64-bit integers travel as (low, high)
 // in the first two lanes of a uvec4.
 import CEGL
+import PenumbraModel
 import PenumbraCore
 
 /// The uniform block binding points, one per block (`BLOCK_<NAME>` in GLSL).

@@ -6,7 +6,7 @@
 // RGBA so that all share the first frame's header, replaces the canvas
 // (blend source, dispose none) and shows for 1/fps seconds. Loops forever.
 import CWebP
-import PenumbraCore
+import PenumbraModel
 
 /// Writes frames shown for `1 / fps` seconds each as one animated file.
 public protocol AnimationEncoder: Sendable {

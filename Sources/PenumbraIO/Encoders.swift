@@ -7,7 +7,7 @@
 // c + 255 - a). WebP is lossy at a quality or lossless, from straight RGBA.
 import CJPEGShim
 import CWebP
-import PenumbraCore
+import PenumbraModel
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -8,7 +8,7 @@
 // transparency. Delays are the graphic control extension's, where a delay
 // under 11 ms counts as 100 ms, as browsers do.
 import CGIF
-import PenumbraCore
+import PenumbraModel
 
 /// GIF through giflib.
 public struct GIFDecoder: ImageDecoder {

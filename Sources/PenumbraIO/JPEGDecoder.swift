@@ -13,7 +13,7 @@ import CJPEGShim
 #if canImport(Glibc)
 import Glibc
 #endif
-import PenumbraCore
+import PenumbraModel
 
 /// JPEG through libjpeg-turbo.
 public struct JPEGDecoder: ImageDecoder, ShrinkingImageDecoder {

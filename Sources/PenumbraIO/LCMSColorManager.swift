@@ -6,7 +6,7 @@
 // handler and return values, never longjmp, so it is called from Swift
 // directly. Alpha is copied through untouched (cmsFLAGS_COPY_ALPHA).
 import CLCMS2
-import PenumbraCore
+import PenumbraModel
 
 /// lcms2 as the pipeline's colour manager.
 package struct LCMSColorManager: ColorManaging {

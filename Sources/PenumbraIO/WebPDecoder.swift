@@ -5,7 +5,7 @@
 // each frame onto the canvas (blending and disposal) as browsers do, with
 // its own durations. libwebp never longjmps, so it is called directly.
 import CWebP
-import PenumbraCore
+import PenumbraModel
 
 /// WebP through libwebp.
 public struct WebPDecoder: ImageDecoder {

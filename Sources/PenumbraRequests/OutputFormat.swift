@@ -3,6 +3,7 @@
 // OutputFormat+Encoding.swift, on PenumbraIO's encoders), so a new codec is
 // one case here and one there; this target stays free of the codecs so that
 // the request fuzzer links the parsing alone.
+import PenumbraModel
 import PenumbraCore
 
 /// An image format the server can be asked for.

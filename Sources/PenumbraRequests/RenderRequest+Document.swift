@@ -4,6 +4,7 @@
 // --assets and stay inside it. Its errors are 400 at `body`, naming the element
 // (`<use id="u">: ...`); the canvas is held to the pixel limit and its drawing to the geometry
 // and render budgets, as a scene's are.
+import PenumbraModel
 import PenumbraCore
 
 extension RenderRequest {

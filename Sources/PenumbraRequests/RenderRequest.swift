@@ -5,6 +5,7 @@
 // scene (JSON, PNGs) happens in `displayList()`, which the server runs on a
 // render worker. A scene's errors keep the decoder's place (`ops[3].matrix`);
 // a missing scene part is `parts.scene`.
+import PenumbraModel
 import PenumbraCore
 
 /// A render request, checked but not yet decoded.

@@ -6,6 +6,7 @@
 // multipart part, `format` for the output format; empty for the request as
 // a whole.
 
+import PenumbraModel
 import PenumbraCore
 
 /// A refused request: its HTTP status, what is wrong, and where.

@@ -1,7 +1,7 @@
 // The public face of the SVG reader: parse a document once, then draw it into any
 // GraphicsContext at any size (the drawing is the context's own calls, so both renderers
 // execute it and agree byte for byte).
-import PenumbraCore
+import PenumbraModel
 
 /// A rejected SVG document: the element at fault (`<use id="a">`, `!DOCTYPE`, `svg` for the
 /// document as a whole) and what was wrong.
@@ -99,4 +99,4 @@ public struct SVGDocument: @unchecked Sendable {
 }
 
 /// The core's transform (Foundation has one of the same name).
-typealias AffineTransform = PenumbraCore.AffineTransform
+typealias AffineTransform = PenumbraModel.AffineTransform

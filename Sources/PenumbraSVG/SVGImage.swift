@@ -3,7 +3,7 @@
 // stay inside the assets folder (its real path, symbolic links followed); URLs and absolute
 // paths are refused and never fetched.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 extension SVGRenderer {
     enum LoadedImage { case raster(Image), vector(SVGDocument) }

@@ -2,7 +2,7 @@
 // copy clipped to its tile, under the clip of the shape (fills) or cut to the stroke's coverage
 // (strokes). Units, content units, viewBox, patternTransform and href inheritance are followed;
 // the number of tiles is bounded by the document's use budget.
-import PenumbraCore
+import PenumbraModel
 
 extension SVGRenderer {
     /// The attribute along the `href` chain of patterns.

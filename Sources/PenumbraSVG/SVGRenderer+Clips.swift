@@ -2,7 +2,7 @@
 // transforms and clip-rule) and the element bounds objectBoundingBox needs.
 
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 extension SVGRenderer {
     // MARK: Clip paths

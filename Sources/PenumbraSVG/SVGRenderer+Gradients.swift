@@ -3,7 +3,7 @@
 // methods drawn as repeated stops.
 
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 extension SVGRenderer {
     // MARK: Gradients

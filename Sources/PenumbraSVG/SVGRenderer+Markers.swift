@@ -15,7 +15,7 @@
 // is skipped. Arcs are conics in Path; a vertex falls at each conic's end.
 
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 /// A vertex of a path where a marker can stand: its position and the angle (radians) that
 /// `orient="auto"` turns the marker to.

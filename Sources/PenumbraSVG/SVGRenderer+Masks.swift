@@ -13,7 +13,7 @@
 // area or objectBoundingBox units on an element with an empty bounding box hide the element.
 // A mask whose `mask` links lead back to itself ignores its link, and an element inside a mask
 // that refers to that mask is drawn unmasked. Each mask drawn counts against the use budget.
-import PenumbraCore
+import PenumbraModel
 
 extension SVGRenderer {
     /// The masks to apply to `node` (its own and the chain of `mask` links on them), [] for none,

@@ -2,7 +2,7 @@
 // and strokes with their style, gradients under a clip, transparency layers for group opacity,
 // images. Both renderers execute these calls, so an SVG draws byte-identically on CPU and GPU.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 final class SVGRenderer {
     let doc: SVGDocument

@@ -4,7 +4,7 @@
 // `context-stroke`) is resolved here, against the paints of the context
 // element that a marker or a `use` hands down in `context`.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 /// The user space and bounding box a paint server is drawn in. The box is found only when a
 /// paint server asks for it (a `use`'s box walks its whole instance).

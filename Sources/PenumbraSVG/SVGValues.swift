@@ -1,7 +1,7 @@
 // Values: numbers, lengths and units, colours (names, hex, rgb/rgba/hsl/hsla), paints and
 // transform lists.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 /// A number scanner over the bytes of an attribute value.
 struct NumberScanner {

@@ -4,7 +4,7 @@
 // finds (`use` cycles, the `use` budget, references outside the assets folder, images that do
 // not decode) is the scene's error at load time, naming the element; later draws cannot fail
 // differently and ignore an error (the drawing stops there).
-import PenumbraCore
+import PenumbraModel
 
 /// An SVG document that draws itself into a rect.
 struct SVGVectorImage: VectorImage {

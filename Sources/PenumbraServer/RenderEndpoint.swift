@@ -18,6 +18,7 @@
 import Crypto
 import Foundation
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraRequests
 

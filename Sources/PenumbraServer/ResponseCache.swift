@@ -8,6 +8,7 @@
 // the whole budget is not kept. Eviction scans for the oldest entry: the
 // cache holds rendered images, so entries are few and large, and a scan is
 // cheaper than keeping a second structure in step.
+import PenumbraModel
 import PenumbraCore
 import Synchronization
 

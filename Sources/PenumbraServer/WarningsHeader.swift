@@ -5,6 +5,7 @@
 // a character the message already named by its code point (`U+4E16 '世'`)
 // is not repeated, and the value stops at `maximumLength` characters with a
 // count of the warnings left out.
+import PenumbraModel
 import PenumbraCore
 
 enum WarningsHeader {

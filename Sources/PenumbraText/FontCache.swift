@@ -8,7 +8,7 @@
 // with a byte budget; when it is exceeded the least recently used half goes.
 // Everything is behind Mutexes; a face's own work is behind its own lock.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 import Synchronization
 
 /// A shaped glyph in font units.

@@ -18,7 +18,7 @@
 // sane units-per-em, and its first glyphs load.
 import CFreeType
 import CHarfBuzz
-import PenumbraCore
+import PenumbraModel
 import Synchronization
 
 /// Vertical metrics of a face, in font units (y up), as the line-box rule reads them.

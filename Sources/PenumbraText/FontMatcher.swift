@@ -21,7 +21,7 @@
 // (`genericFamily(suggestedBy:)`), as Quartz substitutes a font it lacks.
 import CFontconfig
 import Foundation
-import PenumbraCore
+import PenumbraModel
 import Synchronization
 
 /// A font file and face index found by fontconfig.

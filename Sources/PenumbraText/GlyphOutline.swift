@@ -12,7 +12,7 @@
 // Emoji) is FreeType's premultiplied BGRA bitmap at the font's strike, as an
 // Image with its bearing.
 import CFreeType
-import PenumbraCore
+import PenumbraModel
 
 /// Accumulates FT_Outline_Decompose's callbacks: contours, each a start and segments (the last
 /// one ends at the start: FreeType closes every contour with a segment of its own).

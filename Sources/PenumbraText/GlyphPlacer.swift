@@ -5,7 +5,7 @@
 // the run's path; colour glyphs become image pieces; underline and
 // strikethrough are one rectangle each from the run's leftmost to its
 // rightmost unit on the line, from the run's font's metrics.
-import PenumbraCore
+import PenumbraModel
 
 enum GlyphPlacer {
     static func place(_ line: Line, run: Int, x: Double, baseline: Double, spaceExtra: Double, decorations: (Bool, Bool),

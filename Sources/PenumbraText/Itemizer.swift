@@ -10,7 +10,7 @@
 // the first font, in fontconfig's fallback order for the run's font, that
 // has its first character; one with emoji presentation (U+FE0F, or a
 // character whose default presentation is emoji) asks the colour emoji font first.
-import PenumbraCore
+import PenumbraModel
 
 /// A run's resolved font.
 struct RunFont: Sendable {

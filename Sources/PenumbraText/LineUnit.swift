@@ -4,7 +4,7 @@
 // line-box rule of SCENE_FORMAT.md: the largest ascender - descender + line
 // gap of the fonts on the line, times lineHeightMultiple; the baseline at
 // the largest ascender).
-import PenumbraCore
+import PenumbraModel
 
 struct LineUnit {
     var run: Int

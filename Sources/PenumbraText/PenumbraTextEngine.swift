@@ -2,7 +2,7 @@
 // HarfBuzz, fontconfig, FriBidi and libunibreak. It holds no state of its
 // own: faces, outlines and shapings live in the process-wide FontCache, so
 // every engine value shares them.
-import PenumbraCore
+import PenumbraModel
 
 /// The standard text engine.
 package struct PenumbraTextEngine: TextEngine {

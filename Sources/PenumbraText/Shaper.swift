@@ -20,7 +20,7 @@
 // which is all real text, is one piece and shapes exactly as before. Between
 // pieces the current cancellation token is looked at.
 import CHarfBuzz
-import PenumbraCore
+import PenumbraModel
 
 enum Shaper {
     /// The most scalars one cluster may hold before the rest is shaped as a piece of its own

@@ -6,7 +6,7 @@
 // of it builds the same TextLayoutRequest a scene's drawText makes, so the
 // API and scenes draw the same pixels.
 import Foundation
-import PenumbraCore
+import PenumbraModel
 
 /// A font: a family matched among installed fonts, or a font file; and a size in points.
 public struct Font: Hashable, Sendable {

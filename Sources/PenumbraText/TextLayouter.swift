@@ -9,7 +9,7 @@
 // glyphs. Positions are HarfBuzz's, unrounded, in user space. What could not
 // be drawn as asked (an unknown family, characters no font has) becomes the
 // drawing's warnings.
-import PenumbraCore
+import PenumbraModel
 
 /// A finished layout: what to draw and where each line went.
 struct LaidOutText {

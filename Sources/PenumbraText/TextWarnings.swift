@@ -5,7 +5,7 @@
 // text a line limit leaves out is not reported; and families that no
 // installed font has (drawn in a generic family). Messages are bounded: a
 // text of 100,000 unknown characters names the first few and counts the rest.
-import PenumbraCore
+import PenumbraModel
 
 /// The warnings of one layout, in the order first met, each once.
 struct TextWarnings {

@@ -1,4 +1,5 @@
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest

@@ -6,6 +6,7 @@
 
 import Foundation
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest

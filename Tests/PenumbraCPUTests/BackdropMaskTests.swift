@@ -10,6 +10,7 @@
 // over the backdrop, mixed by the documented formula.
 
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest

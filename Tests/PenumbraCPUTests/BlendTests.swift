@@ -7,6 +7,7 @@
 // values / 255 and is rounded to 8 bits; the two must agree within 1/255.
 import XCTest
 import PenumbraTestSupport
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 

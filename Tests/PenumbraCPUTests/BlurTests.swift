@@ -5,6 +5,7 @@
 // Gaussian weights, which it must match within one level.
 
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest
@@ -20,7 +21,7 @@ final class BlurTests: XCTestCase {
         ]
         for (sigma, radius) in cases {
             XCTAssertEqual(GaussianKernel(sigma: sigma).radius, radius, "sigma \(sigma)")
-            XCTAssertEqual(GaussianKernel.radius(forSigma: sigma), radius, "sigma \(sigma)")
+            XCTAssertEqual(BlurReach.radius(forSigma: sigma), radius, "sigma \(sigma)")
         }
     }
 
@@ -56,12 +57,12 @@ final class BlurTests: XCTestCase {
             let kernel = GaussianKernel(sigma: sigma)
             XCTAssertEqual(kernel.radius, 0, "sigma \(sigma)")
             XCTAssertEqual(kernel.weights, [65536], "sigma \(sigma)")
-            XCTAssertEqual(GaussianKernel.radius(forSigma: sigma), 0, "sigma \(sigma)")
+            XCTAssertEqual(BlurReach.radius(forSigma: sigma), 0, "sigma \(sigma)")
         }
         XCTAssertEqual(GaussianKernel(sigma: 0.076).radius, 1)
         for step in 0...200 {
             let sigma = 0.07 + Double(step) * 0.0001
-            XCTAssertEqual(GaussianKernel(sigma: sigma).radius, GaussianKernel.radius(forSigma: sigma), "sigma \(sigma)")
+            XCTAssertEqual(GaussianKernel(sigma: sigma).radius, BlurReach.radius(forSigma: sigma), "sigma \(sigma)")
         }
     }
 

@@ -3,6 +3,7 @@
 // it ends the render in a fraction of that time, with RenderCancelled and no bitmap.
 import Dispatch
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest

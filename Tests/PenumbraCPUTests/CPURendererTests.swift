@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 /// The CPU renderer's handling of the graphics state: paint, alpha, clip, save/restore, scale.

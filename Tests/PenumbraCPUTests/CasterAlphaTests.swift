@@ -1,6 +1,7 @@
 import XCTest
 import PenumbraTestSupport
 @testable import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// The shadow caster's alpha plane (alpha-only shading, trimmed rows, two threads, reused stale

@@ -4,6 +4,7 @@
 // every stored channel within 1 level of the Double result.
 
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraTestSupport

@@ -6,6 +6,7 @@
 // against a hand computation.
 
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraTestSupport

@@ -3,6 +3,7 @@
 
 import Foundation
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import XCTest

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 /// drawImage's exactness properties and UIKit's image attributes on the CPU reference renderer.

@@ -7,6 +7,7 @@
 import Foundation
 import XCTest
 @testable import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 final class ImageRowKernelTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import PenumbraTestSupport
 @testable import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// The fixed-point image shader (ImageSamplingPlan, 8-bit bilinear weights) against the float
@@ -41,10 +42,10 @@ final class ImageShaderIdentityTests: XCTestCase {
         let tint: Color? = rng.next() % 4 == 0
             ? Color(red: rng.double(in: 0...1), green: rng.double(in: 0...1), blue: rng.double(in: 0...1), alpha: rng.double(in: 0...1))
             : nil
-        let transform: PenumbraCore.AffineTransform = switch rng.next() % 3 {
+        let transform: PenumbraModel.AffineTransform = switch rng.next() % 3 {
         case 0: rng.transform()
-        case 1: PenumbraCore.AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: Double(Int(rng.next() % 40)) - 20, ty: rng.double(in: -20...20))
-        default: PenumbraCore.AffineTransform(a: 0.707106781186548, b: -0.707106781186547, c: 0.707106781186547,
+        case 1: PenumbraModel.AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: Double(Int(rng.next() % 40)) - 20, ty: rng.double(in: -20...20))
+        default: PenumbraModel.AffineTransform(a: 0.707106781186548, b: -0.707106781186547, c: 0.707106781186547,
                                               d: 0.707106781186548, tx: rng.double(in: 0...40), ty: rng.double(in: 0...40))
         }
         return ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: transform, rect: rect,
@@ -122,7 +123,7 @@ final class ImageShaderIdentityTests: XCTestCase {
     func testOneToOneDrawReproducesThePixels() {
         var rng = SplitMix64(seed: 3)
         let bitmap = randomBitmap(&rng, opaque: false)
-        let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: PenumbraCore.AffineTransform(translationX: 5, y: 7),
+        let draw = ImageDraw(bitmap: bitmap, scale: 1, transform: PenumbraModel.AffineTransform(translationX: 5, y: 7),
                              rect: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
         let shader = makeShader(PaintPlan(image: draw))
         for y in 0..<bitmap.height {

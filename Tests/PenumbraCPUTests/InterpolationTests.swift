@@ -5,6 +5,7 @@
 // chain, and a mipmapped draw equals its scene form.
 import XCTest
 @testable import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 final class InterpolationTests: XCTestCase {

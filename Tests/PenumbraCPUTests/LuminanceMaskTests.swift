@@ -4,6 +4,7 @@
 // nothing remove it, the mask's alpha multiplies its luminance).
 import XCTest
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 

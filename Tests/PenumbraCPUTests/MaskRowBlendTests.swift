@@ -3,6 +3,7 @@
 // them) gives, pixel for pixel, the per-pixel composite of the mask's coverage.
 import XCTest
 import PenumbraTestSupport
+import PenumbraModel
 @_spi(Stages) import PenumbraCore
 import PenumbraCPU
 

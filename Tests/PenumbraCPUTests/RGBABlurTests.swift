@@ -6,6 +6,7 @@
 // gaussianBlur must give those bytes.
 
 import Foundation
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraTestSupport

@@ -2,6 +2,7 @@
 // SliceAxis.sample call, one bilinear call and a buffer-checked texel read per
 // pixel): the reference ImageShaderIdentityTests hold the fast shader to, bit
 // for bit. Only the names differ. Do not "improve" this file.
+import PenumbraModel
 import PenumbraCore
 
 struct ReferenceImageShader {

@@ -6,6 +6,7 @@
 //     h = sum W[i] a[x + i - r],    h16 = (h + 2^7) >> 8
 //     v = sum W[i] h16[y + i - r],  out = (v + 2^23) >> 24
 // with samples outside the plane 0. O(width x height x (2r + 1)) per pass.
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 

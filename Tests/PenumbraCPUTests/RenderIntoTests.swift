@@ -1,5 +1,6 @@
 import XCTest
 import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 /// `render(_:into:)`: the pixels of `render(_:)`, in the previous frame's memory when it fits.

@@ -6,6 +6,7 @@
 
 import XCTest
 @testable import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class ShadowGraphTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraCPU
+import PenumbraModel
 import PenumbraCore
 
 /// Shadows as SCENE_FORMAT.md defines them, against the shared kernel.

@@ -3,6 +3,7 @@
 // of zero-length dashes, invalid patterns, and the piece budget.
 
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class DasherTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// Strokes are outlined when the list is read, all at once on every core: the list must be the

@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Synchronization
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// The planner walks draws in renderer order; PlanAhead hands out the same plans from another thread.

@@ -1,4 +1,5 @@
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// A filter graph lowered once into passes (FilterPlan.swift): the regions, kernels and

@@ -2,6 +2,7 @@
 // definitions, exhaustively where the domain is small.
 import XCTest
 import PenumbraTestSupport
+import PenumbraModel
 import PenumbraCore
 
 final class FixedTests: XCTestCase {

@@ -10,6 +10,7 @@
 import Foundation
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class FlattenTests: XCTestCase {
@@ -218,7 +219,7 @@ final class FlattenTests: XCTestCase {
 // MARK: - Shared helpers for the path tests
 
 /// Foundation has an `AffineTransform` too; the tests mean Penumbra's.
-typealias AffineTransform = PenumbraCore.AffineTransform
+typealias AffineTransform = PenumbraModel.AffineTransform
 
 func evaluateCubic(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
     let u = 1 - t

@@ -4,6 +4,7 @@
 // and column.
 
 import XCTest
+import PenumbraModel
 import PenumbraCore
 
 final class JSONTests: XCTestCase {

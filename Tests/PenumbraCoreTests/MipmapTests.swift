@@ -4,6 +4,7 @@
 // an exact boundary, the per-region levels of a nine-slice draw, and the cache
 // (built once, never stale after an edit).
 import XCTest
+import PenumbraModel
 import PenumbraCore
 
 final class MipmapTests: XCTestCase {

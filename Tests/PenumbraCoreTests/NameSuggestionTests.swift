@@ -4,6 +4,7 @@
 // exactly as docs/scene-format.md ("Errors") shows them.
 
 import XCTest
+import PenumbraModel
 import PenumbraCore
 
 final class NameSuggestionTests: XCTestCase {

@@ -5,6 +5,7 @@
 // adaptive filtering picks libpng's minimum-sum filter on every row.
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 extension PNGCodecTests {

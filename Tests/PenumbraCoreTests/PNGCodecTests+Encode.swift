@@ -5,6 +5,7 @@
 import Foundation
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// Counts outcomes from concurrent work under a lock.

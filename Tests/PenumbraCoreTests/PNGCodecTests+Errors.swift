@@ -3,6 +3,7 @@
 // pixel limit must stop a huge header before any pixel buffer exists.
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 extension PNGCodecTests {

@@ -6,6 +6,7 @@
 // input in PNGCodecTests+Errors.swift.
 import Foundation
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class PNGCodecTests: XCTestCase {

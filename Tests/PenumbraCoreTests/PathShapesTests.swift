@@ -7,6 +7,7 @@
 
 import Foundation
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class PathShapesTests: XCTestCase {

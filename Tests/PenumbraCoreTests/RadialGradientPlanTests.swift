@@ -2,6 +2,7 @@
 // "Radial gradients") against the canvas rule solved in float64.
 import XCTest
 import PenumbraTestSupport
+import PenumbraModel
 import PenumbraCore
 
 final class RadialGradientPlanTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 @_spi(Stages) import PenumbraCore
 

@@ -1,4 +1,5 @@
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 @_spi(Stages) import PenumbraCore
 

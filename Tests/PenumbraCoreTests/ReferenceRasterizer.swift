@@ -3,6 +3,7 @@
 // clips, and the integer accumulation written again from docs/ARITHMETIC.md,
 // so RasterizerIdentityTests can demand bit-identical output.
 
+@testable import PenumbraModel
 @testable import PenumbraCore
 @_spi(Stages) import PenumbraCore
 

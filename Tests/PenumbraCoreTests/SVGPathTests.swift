@@ -7,6 +7,7 @@
 import Foundation
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class SVGPathTests: XCTestCase {

@@ -7,6 +7,7 @@
 
 import Foundation
 import XCTest
+import PenumbraModel
 import PenumbraCore
 
 /// Builders shared by the scene tests.

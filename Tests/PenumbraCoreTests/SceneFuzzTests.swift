@@ -8,6 +8,7 @@
 
 import XCTest
 import PenumbraTestSupport
+import PenumbraModel
 import PenumbraCore
 
 final class SceneFuzzTests: XCTestCase {

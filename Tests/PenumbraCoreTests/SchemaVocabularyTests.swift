@@ -12,6 +12,7 @@
 
 import Foundation
 import XCTest
+import PenumbraModel
 import PenumbraCore
 
 /// The comparison, usable on any parsed schema.

@@ -8,6 +8,7 @@
 // value at the slab's middle times the slab's height is the slab's exact area.
 
 import XCTest
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 enum StrokeTestSupport {

@@ -6,6 +6,7 @@
 
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class StrokerTests: XCTestCase {

@@ -11,6 +11,7 @@
 import Foundation
 import XCTest
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU

@@ -11,6 +11,7 @@
 import Foundation
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
 

@@ -4,6 +4,7 @@
 // mode, in layers and shadows, on one core or several.
 import XCTest
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
 

@@ -13,6 +13,7 @@
 import Foundation
 import XCTest
 import Penumbra
+@testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU
@@ -163,16 +164,16 @@ extension FuzzSceneBuilder {
             node = ViewNode(frame: Rect(origin: Point(x: viewRandom.double(-8...Double(width)), y: viewRandom.double(-8...Double(height))),
                                         size: size))
         } else {
-            var t = PenumbraCore.AffineTransform.identity
+            var t = PenumbraModel.AffineTransform.identity
             switch viewRandom.int(0...4) {
             case 0: break
-            case 1: t = PenumbraCore.AffineTransform(rotationAngle: viewRandom.double(-3.2...3.2))
-            case 2: t = PenumbraCore.AffineTransform(scaleX: viewRandom.double(-2...2), y: viewRandom.double(-2...2))
+            case 1: t = PenumbraModel.AffineTransform(rotationAngle: viewRandom.double(-3.2...3.2))
+            case 2: t = PenumbraModel.AffineTransform(scaleX: viewRandom.double(-2...2), y: viewRandom.double(-2...2))
             case 3:
-                t = PenumbraCore.AffineTransform(scaleX: viewRandom.double(0.3...2), y: viewRandom.double(0.3...2))
-                    .concatenating(PenumbraCore.AffineTransform(rotationAngle: viewRandom.double(-3.2...3.2)))
+                t = PenumbraModel.AffineTransform(scaleX: viewRandom.double(0.3...2), y: viewRandom.double(0.3...2))
+                    .concatenating(PenumbraModel.AffineTransform(rotationAngle: viewRandom.double(-3.2...3.2)))
             default:
-                t = PenumbraCore.AffineTransform(a: 1, b: viewRandom.double(-0.5...0.5), c: viewRandom.double(-0.5...0.5), d: 1,
+                t = PenumbraModel.AffineTransform(a: 1, b: viewRandom.double(-0.5...0.5), c: viewRandom.double(-0.5...0.5), d: 1,
                                                  tx: viewRandom.double(-4...4), ty: viewRandom.double(-4...4))
             }
             node = ViewNode(placement: .center(Point(x: viewRandom.double(-4...Double(width + 4)), y: viewRandom.double(-4...Double(height + 4))),

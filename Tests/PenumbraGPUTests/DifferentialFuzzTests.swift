@@ -18,6 +18,7 @@ import Foundation
 import XCTest
 import PenumbraTestSupport
 import Penumbra
+@testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU
@@ -66,10 +67,10 @@ struct FuzzSceneBuilder {
         return DeviceShape(contours: contours, rule: random.chance(0.5) ? .nonzero : .evenOdd)
     }
 
-    mutating func transform() -> PenumbraCore.AffineTransform {
+    mutating func transform() -> PenumbraModel.AffineTransform {
         let angle = random.double(-3.2...3.2), sx = random.double(0.3...3), sy = random.double(0.3...3)
-        return PenumbraCore.AffineTransform(scaleX: sx, y: sy).concatenating(PenumbraCore.AffineTransform(rotationAngle: angle))
-            .concatenating(PenumbraCore.AffineTransform(translationX: random.double(0...Double(width)), y: random.double(0...Double(height))))
+        return PenumbraModel.AffineTransform(scaleX: sx, y: sy).concatenating(PenumbraModel.AffineTransform(rotationAngle: angle))
+            .concatenating(PenumbraModel.AffineTransform(translationX: random.double(0...Double(width)), y: random.double(0...Double(height))))
     }
 
     mutating func state(clips: Int) -> CompositeState {
@@ -213,7 +214,7 @@ struct FuzzSceneBuilder {
     mutating func text(into list: inout DisplayList) {
         let context = GraphicsContext(pixelWidth: width, pixelHeight: height)
         context.list.clips = list.clips
-        context.concatenate(PenumbraCore.AffineTransform(rotationAngle: random.double(-0.6...0.6)))
+        context.concatenate(PenumbraModel.AffineTransform(rotationAngle: random.double(-0.6...0.6)))
         if random.chance(0.4) { context.setAlpha(random.double(0...1)) }
         if random.chance(0.4) { context.setBlendMode(BlendMode.allCases[random.int(0...(BlendMode.allCases.count - 1))]) }
         if random.chance(0.3) { context.setShadow(offset: Size(width: random.double(-4...4), height: random.double(-4...4)),

@@ -10,6 +10,7 @@
 import Foundation
 import XCTest
 import Penumbra
+@testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
 import PenumbraShaders

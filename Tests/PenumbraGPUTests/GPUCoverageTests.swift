@@ -8,6 +8,7 @@
 import XCTest
 import CEGL
 import PenumbraTestSupport
+import PenumbraModel
 @_spi(Stages) import PenumbraCore
 @testable import PenumbraGPU
 

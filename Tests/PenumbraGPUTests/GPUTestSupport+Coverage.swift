@@ -2,7 +2,9 @@
 // CPU's (GPUCoverageTests) or print them beside a parity failure (FuzzReproTests).
 import CEGL
 import PenumbraCPU
-@_spi(Stages) @testable import PenumbraCore
+import PenumbraModel
+@_spi(Stages) @testable import PenumbraModel
+@testable import PenumbraCore
 @testable import PenumbraGPU
 
 extension GPUTestSupport {

@@ -6,6 +6,7 @@
 // is the converted paint too), nested masks at scale 2 under a rotation, and an empty mask.
 import XCTest
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraGPU

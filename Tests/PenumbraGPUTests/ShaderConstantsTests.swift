@@ -2,6 +2,7 @@
 // shaders name every case instead of a number.
 import Foundation
 import XCTest
+import PenumbraModel
 import PenumbraCore
 import PenumbraShaders
 @testable import PenumbraGPU

@@ -7,6 +7,7 @@
 import Foundation
 import XCTest
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 
 final class ShrinkOnLoadTests: XCTestCase {

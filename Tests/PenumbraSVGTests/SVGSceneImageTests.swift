@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 import Penumbra
 import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 @testable import PenumbraSVG
 

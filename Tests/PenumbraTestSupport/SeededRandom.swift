@@ -1,3 +1,4 @@
+import PenumbraModel
 import PenumbraCore
 
 // Test support shared by every test target (a plain target, so tests can depend on it).
@@ -22,9 +23,9 @@ public struct SplitMix64: RandomNumberGenerator {
     /// A point with both coordinates uniform in `range`.
     public mutating func point(in range: ClosedRange<Double>) -> Point { Point(double(in: range), double(in: range)) }
     /// A random invertible transform with stretches between about 1/5 and 5, shears and rotations.
-    public mutating func transform() -> PenumbraCore.AffineTransform {
+    public mutating func transform() -> PenumbraModel.AffineTransform {
         while true {
-            let t = PenumbraCore.AffineTransform(a: double(in: -3...3), b: double(in: -3...3), c: double(in: -3...3),
+            let t = PenumbraModel.AffineTransform(a: double(in: -3...3), b: double(in: -3...3), c: double(in: -3...3),
                                                  d: double(in: -3...3), tx: double(in: -50...50), ty: double(in: -50...50))
             if abs(t.determinant) > 0.2 { return t }
         }

@@ -8,6 +8,7 @@
 import Foundation
 import XCTest
 import Penumbra
+import PenumbraModel
 import PenumbraCore
 
 final class DeadlineTests: XCTestCase {

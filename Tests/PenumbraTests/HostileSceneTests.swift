@@ -10,6 +10,7 @@ import Foundation
 import XCTest
 import Penumbra
 import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 final class HostileSceneTests: XCTestCase {

@@ -1,8 +1,11 @@
-// TargetLayoutTests: the package's targets keep the architecture's layers. The
-// GPU renderer executes Core's plans with its own programs, so nothing it
-// links may be a CPU kernel (the CPU renderer, its blurs, its row samplers):
-// read from Package.swift's target declarations, dependencies followed to
-// the end.
+// TargetLayoutTests: the package's targets keep the architecture's layers:
+// PenumbraModel (what was drawn) depends on no other Penumbra target;
+// PenumbraCore (how it is drawn: the planner, coverage, filter passes, the
+// arithmetic) on the model alone; codecs, text and SVG need only the model;
+// and the GPU renderer executes Core's plans with its own programs, so nothing
+// it links may be a CPU kernel (the CPU renderer, its blurs, its row
+// samplers). Read from Package.swift's target declarations, dependencies
+// followed to the end.
 import Foundation
 import XCTest
 
@@ -54,6 +57,36 @@ final class TargetLayoutTests: XCTestCase {
         // The CPU renderer does link them: the check reads the layers it claims to.
         XCTAssertEqual(Self.closure(of: "PenumbraCPU", in: graph).intersection(Self.cpuKernels).sorted(),
                        ["CBlurKernels", "CSampleKernels"])
+    }
+
+    /// The penumbra targets (not the system libraries and C shims) `target` reaches.
+    static func penumbraTargets(reachedFrom target: String, in graph: [String: [String]]) -> [String] {
+        closure(of: target, in: graph).filter { $0.hasPrefix("Penumbra") }.sorted()
+    }
+
+    func testTheModelDependsOnNothingOfRenderingAndItsReadersOnlyOnTheModel() throws {
+        let manifest = try String(contentsOf: TestSupport.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let graph = Self.targetDependencies(manifest)
+        XCTAssertEqual(Self.penumbraTargets(reachedFrom: "PenumbraModel", in: graph), [])
+        XCTAssertTrue(Self.closure(of: "PenumbraModel", in: graph).contains("CPNG"), "the manifest was not read")
+        XCTAssertEqual(Self.penumbraTargets(reachedFrom: "PenumbraCore", in: graph), ["PenumbraModel"])
+        for reader in ["PenumbraIO", "PenumbraText", "PenumbraSVG"] {
+            XCTAssertEqual(Self.penumbraTargets(reachedFrom: reader, in: graph), ["PenumbraModel"], reader)
+        }
+        // The renderers execute Core's plans.
+        XCTAssertEqual(Self.penumbraTargets(reachedFrom: "PenumbraGPU", in: graph), ["PenumbraCore", "PenumbraModel", "PenumbraShaders"])
+        XCTAssertEqual(Self.penumbraTargets(reachedFrom: "PenumbraCPU", in: graph), ["PenumbraCore", "PenumbraModel"])
+    }
+
+    /// A model that reached the planner again would be reported.
+    func testTheCheckReportsAModelDependingOnThePlanner() {
+        let manifest = #"""
+            .target(name: "PenumbraModel", dependencies: ["CPNG", "PenumbraText"], path: "Sources/PenumbraModel"),
+            .target(name: "PenumbraText", dependencies: ["PenumbraCore"], path: "Sources/PenumbraText"),
+            .target(name: "PenumbraCore", dependencies: ["PenumbraModel"], path: "Sources/PenumbraCore"),
+            """#
+        XCTAssertEqual(Self.penumbraTargets(reachedFrom: "PenumbraModel", in: Self.targetDependencies(manifest)),
+                       ["PenumbraCore", "PenumbraModel", "PenumbraText"])
     }
 
     /// A Core that depended on the blur kernels again would be reported: the check finds a

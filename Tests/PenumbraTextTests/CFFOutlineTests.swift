@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 
 /// CFF outlines (Noto Sans CJK) come out whole and wound as TrueType ones: FT_Outline_Reverse made

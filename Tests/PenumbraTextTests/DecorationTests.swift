@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 
 /// Underline and strikethrough where SCENE_FORMAT.md puts them: the underline's top edge at

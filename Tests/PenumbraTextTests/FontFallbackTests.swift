@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import Synchronization

@@ -1,5 +1,6 @@
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 
 /// The example scenes name "DejaVu Sans" so that their pixels are fixed: fontconfig must resolve it

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 
 final class LayoutTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PenumbraText
+import PenumbraModel
 import PenumbraCore
 
 /// Shaping is HarfBuzz's: glyphs, clusters, advances and offsets equal what `hb-shape`

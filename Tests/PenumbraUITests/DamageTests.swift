@@ -4,6 +4,7 @@ import Penumbra
 import PenumbraCPU
 import PenumbraGPU
 import PenumbraTestSupport
+@testable import PenumbraModel
 @testable import PenumbraCore
 @testable import PenumbraUI
 

@@ -3,6 +3,7 @@ import Foundation
 import Penumbra
 import PenumbraCPU
 import PenumbraText
+@testable import PenumbraModel
 @testable import PenumbraCore
 @testable import PenumbraUI
 

@@ -2,6 +2,7 @@ import XCTest
 import Penumbra
 import PenumbraCPU
 import Foundation
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// `drawView` decoding: the tree it builds and the errors it names.

@@ -1,6 +1,7 @@
 import XCTest
 import Penumbra
 import PenumbraCPU
+@testable import PenumbraModel
 @testable import PenumbraCore
 
 /// Each rule of the contract's view drawing order, as a tree (a scene's `drawView`) against the

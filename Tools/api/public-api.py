@@ -14,7 +14,7 @@ Run `swift build` first (it reads .build/debug).
 """
 import glob, json, os, subprocess, sys, tempfile
 
-MODULES = ["Penumbra", "PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSigning",
+MODULES = ["Penumbra", "PenumbraModel", "PenumbraCore", "PenumbraCPU", "PenumbraGPU", "PenumbraIO", "PenumbraText", "PenumbraSigning",
            "PenumbraSnapshotTesting", "PenumbraSVG", "PenumbraUI"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(ROOT, "Tools", "api", "public-api.txt")

@@ -5,7 +5,7 @@
 # Preview one module while writing: swift package --disable-sandbox preview-documentation --target Penumbra
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-targets=(Penumbra PenumbraCore PenumbraText PenumbraIO PenumbraCPU PenumbraGPU PenumbraSigning PenumbraSnapshotTesting PenumbraUI PenumbraSVG)
+targets=(Penumbra PenumbraModel PenumbraCore PenumbraText PenumbraIO PenumbraCPU PenumbraGPU PenumbraSigning PenumbraSnapshotTesting PenumbraUI PenumbraSVG)
 args=()
 for t in "${targets[@]}"; do args+=(--target "$t"); done
 swift package generate-documentation "${args[@]}" --enable-experimental-combined-documentation --warnings-as-errors

@@ -12,6 +12,8 @@
 // - Q12: an un-premultiplied colour channel or a blend term's factor, 0...4096
 //   (4096 is 1), signed where an intermediate can leave that range.
 
+import PenumbraModel
+
 /// The integer operations the compositing formulas are written with.
 @usableFromInline package enum Fixed {
     /// `round(x / 255)` (halves cannot occur) for 0 <= x <= 65_535 + 127: the product of two

@@ -12,6 +12,7 @@
 // weights sum to exactly 2^16. Both renderers blur with these integers, and
 // integer sums do not depend on their order.
 
+import PenumbraModel
 import Foundation
 
 /// A normalised, symmetric 1D Gaussian kernel for the separable shadow blur.
@@ -23,7 +24,7 @@ package struct GaussianKernel: Hashable, Sendable {
     /// The standard deviation in pixels, as given (`blur * scale / 2` for a shadow).
     package let sigma: Double
     /// The number of taps on each side of the centre: `ceil(3 * sigma)`, or 0 for an
-    /// identity kernel (see ``radius(forSigma:)``).
+    /// identity kernel (`BlurReach.radius(forSigma:)`, PenumbraModel).
     package let radius: Int
     /// The `2 * radius + 1` weights, offsets `-radius...radius` in increasing order, in
     /// units of 2^-16: symmetric, each `round(w * 65536)` of the Double-normalised Gaussian
@@ -44,7 +45,7 @@ package struct GaussianKernel: Hashable, Sendable {
     /// `exp(-x^2 / (2 sigma^2)) / sum`, evaluated in `Double`.
     package init(sigma: Double) {
         self.sigma = sigma
-        let radius = GaussianKernel.radius(forSigma: sigma)
+        let radius = BlurReach.radius(forSigma: sigma)
         self.radius = radius
         guard radius > 0 else { weights = [GaussianKernel.weightSum]; return }
 
@@ -81,25 +82,5 @@ package struct GaussianKernel: Hashable, Sendable {
     /// The standard deviation in pixels of a shadow's blur: `blur * scale / 2`, in that order.
     package static func sigma(shadowBlur blur: Double, scale: Double) -> Double {
         blur * scale / 2
-    }
-
-    /// The radius of the kernel for `sigma`, without building it: `ceil(3 * sigma)` in
-    /// `Double`, as SCENE_FORMAT.md says, with one exception.
-    ///
-    /// The exception is a "tiny" sigma: when the first off-centre weight
-    /// `exp(-1 / (2 sigma^2))` (which bounds every normalised off-centre weight from above)
-    /// is below `Float.leastNormalMagnitude` (about sigma < 0.0757), the radius is 0. Such
-    /// a kernel changes no value by more than 1e-38, far below what 8 bits can show, and
-    /// its subnormal weights would be flushed to zero by many GPUs; making it exactly the
-    /// identity keeps both renderers identical. Also 0 for `sigma <= 0` and non-finite
-    /// sigmas. Traps for a sigma whose radius exceeds `Int32.max` (the scene decoder bounds
-    /// `blur` to 0...256). Callers size the blur's plane with this margin on every side.
-    package static func radius(forSigma sigma: Double) -> Int {
-        guard sigma.isFinite, sigma > 0 else { return 0 }
-        let firstOffCentre = exp(-1 / (2 * sigma * sigma))
-        guard firstOffCentre >= Double(Float.leastNormalMagnitude) else { return 0 }
-        let radius = (3 * sigma).rounded(.up)
-        precondition(radius <= Double(Int32.max), "blur sigma \(sigma) is too large")
-        return Int(radius)
     }
 }

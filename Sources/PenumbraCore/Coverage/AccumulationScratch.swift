@@ -13,6 +13,7 @@
 // scratch (a new one when the pool is empty); very large scratches are
 // freed instead of kept.
 
+import PenumbraModel
 import Foundation
 import Synchronization
 

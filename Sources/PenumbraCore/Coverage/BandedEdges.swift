@@ -8,6 +8,8 @@
 // their top row: a band then takes the edges starting in it, and keeps those
 // from bands above that reach it (Rasterizer.coverage).
 
+import PenumbraModel
+
 /// An edge in 24.8 fixed point, region coordinates, stored top to bottom (`sy < bottom`) with
 /// its direction: +1 when the shape's edge runs downward, -1 upward.
 struct FixedEdge {

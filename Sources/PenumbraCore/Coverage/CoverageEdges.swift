@@ -23,6 +23,8 @@
 // the widest region the GPU takes, 16384 pixels, in 24.8), x's bit 23
 // marking a chain's first point, so an edge costs about 6 bytes.
 
+import PenumbraModel
+
 /// A shape's edges clipped to a region and rounded to 24.8 fixed point (region coordinates,
 /// 0 <= x <= width * 256, 0 <= y <= height * 256; horizontal edges add nothing and are left
 /// out), with its fill rule, as chains of packed points.

@@ -13,6 +13,8 @@
 // A dense array of values (a blurred shadow plane) is stored as one
 // explicit span per row, trimmed to the row's nonzero range, without a copy.
 
+import PenumbraModel
+
 /// Coverage values over `region`; pixels outside the region, and inside it but in no span, have
 /// coverage 0.
 @usableFromInline package struct CoverageMask: Sendable {

@@ -14,6 +14,8 @@
 // Explicit values sit at their column (region-relative), so adjacent
 // explicit spans are adjacent in memory and merge into one.
 
+import PenumbraModel
+
 /// One row of coverage over a region's columns: spans left to right, pixels in no span 0.
 package struct CoverageRow {
     /// The row (device y).

@@ -45,6 +45,7 @@
 // values in any order): the results are bit-identical, which
 // RasterizerIdentityTests checks against a copy of it.
 
+import PenumbraModel
 
 /// Computes anti-aliased coverage masks of device shapes.
 /// Not API (package access): the coverage of one shape over a region of pixels.

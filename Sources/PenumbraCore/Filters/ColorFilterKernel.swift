@@ -15,6 +15,7 @@
 // root of a 64-bit Q16 square. Parameters beyond the ranges where they change
 // the result (an exposure of 2^30) are clamped where clamping changes nothing.
 
+import PenumbraModel
 import Foundation
 
 /// A colour filter compiled to fixed point: `apply` maps one premultiplied U8 pixel.

@@ -21,6 +21,8 @@
 // Every region asked of any node is checked against the pixel limit while
 // lowering, before anything is allocated.
 
+import PenumbraModel
+
 /// A filter graph lowered into passes for one region (FilterPlan.swift).
 @usableFromInline package struct FilterPlan: Sendable {
     /// One pass: it computes the pixels of `rect`, and is transparent outside them.

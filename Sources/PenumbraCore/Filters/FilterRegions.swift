@@ -17,6 +17,8 @@
 //   part aligned to 64 pixels whose edges fall outside the region.
 // Colour filters, blendWithMask, composite and crop read the same pixels.
 
+import PenumbraModel
+
 /// What clampToExtent reads for one region.
 package enum ClampRegions: Equatable {
     /// The input is infinite: clamping changes nothing, the region itself is read.
@@ -43,7 +45,7 @@ extension ImageFilter {
     /// the whole grown region; the region itself is kept so that the blur's output covers it (a
     /// region inside the extent then costs no margin, a shadow's plane no more than its reach).
     package static func blurInputRegion(_ region: PixelRect, radius: Double, inputExtent: FilterExtent) -> PixelRect {
-        let grown = region.grown(by: GaussianKernel.radius(forSigma: radius))
+        let grown = region.grown(by: BlurReach.radius(forSigma: radius))
         guard let extent = inputExtent.rect else { return grown }
         let window = grown.intersection(extent)
         if window.isEmpty { return region }

@@ -17,6 +17,8 @@
 // casts a shadow is grown by `ShadowPlan.margin` so that its content outside
 // the canvas exists to cast it.
 
+import PenumbraModel
+
 /// What a command covers before the clip.
 @usableFromInline package enum DrawGeometry: Sendable {
     /// The anti-aliased coverage of a device shape (fills, strokes, images).
@@ -137,7 +139,7 @@
     /// Nil when the shadow can change no pixel.
     package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?,
                   form: CoverageForm = .masks) {
-        let reach = frame.grown(by: GaussianKernel.radius(forSigma: shadow.sigma))
+        let reach = frame.grown(by: BlurReach.radius(forSigma: shadow.sigma))
         // The caster's extent: its bounds within the reach (all of it for a layer's plane).
         var extent = reach
         var moved: DeviceShape?, clipCaster: ClipPlan?
@@ -188,7 +190,7 @@
     package static func margin(for shadow: DeviceShadow?) -> Int {
         guard let shadow else { return 0 }
         let reach = max(abs(shadow.offset.x), abs(shadow.offset.y)).rounded(.up) + 1
-        return GaussianKernel.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
+        return BlurReach.radius(forSigma: shadow.sigma) + Int(min(reach, Double(1 << 20)))
     }
 }
 

@@ -14,6 +14,7 @@
 // and the clips' coverage, computed once per clip node and frame. So plans can be
 // computed ahead of time, on several cores at once (PlanAhead.swift), while
 // a renderer composites earlier draws.
+import PenumbraModel
 import Foundation
 import Synchronization
 

@@ -12,6 +12,8 @@
 // the order of draws, the frames of layers and every constant are the same
 // on the CPU and the GPU by construction.
 
+import PenumbraModel
+
 /// A draw lowered for execution.
 @usableFromInline package struct LoweredDraw: Sendable {
     /// The paint at the op's own position.

@@ -14,6 +14,8 @@
 // end extends. A radial gradient solves its quadratic in 64-bit integers
 // (RadialGradientPlan, below) and gives t16 directly.
 
+import PenumbraModel
+
 /// A gradient's stops in fixed point.
 @usableFromInline package struct GradientRamp: Hashable, Sendable {
     /// Q16 offsets, non-decreasing.

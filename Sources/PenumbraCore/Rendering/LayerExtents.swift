@@ -20,6 +20,8 @@
 // shadow (BackdropMask.swift), so its frame has no shadow margin. Both
 // renderers read layer frames from DrawSequence, so they agree by construction.
 
+import PenumbraModel
+
 /// Where something can write: nothing, a rectangle of pixels, or anywhere.
 @usableFromInline package enum PixelExtent: Hashable, Sendable {
     case empty, rect(PixelRect), unbounded
@@ -117,7 +119,7 @@
     static func drawn(_ extent: PixelExtent, _ state: CompositeState, _ clips: [PixelExtent]) -> PixelExtent {
         var written = extent
         if let shadow = state.shadow {
-            written = written.union(extent.offset(by: shadow.offset).grown(by: GaussianKernel.radius(forSigma: shadow.sigma) + 1))
+            written = written.union(extent.offset(by: shadow.offset).grown(by: BlurReach.radius(forSigma: shadow.sigma) + 1))
         }
         if let clip = state.clip { written = written.intersection(clips[clip]) }
         return written
@@ -145,7 +147,7 @@
         var reach = seen
         if let shadow = state.shadow {
             let back = Point(x: -shadow.offset.x, y: -shadow.offset.y)
-            reach = seen.union(seen.offset(by: back).grown(by: GaussianKernel.radius(forSigma: shadow.sigma) + 1))
+            reach = seen.union(seen.offset(by: back).grown(by: BlurReach.radius(forSigma: shadow.sigma) + 1))
         }
         let grown = frame.grown(by: ShadowPlan.margin(for: state.shadow))
         if case .rect(let r) = reach.intersection(content.grown(by: 1)).intersection(.rect(grown)) { return r }

@@ -11,6 +11,8 @@
 // `blurBackdrop`) are `placed`: the renderer supplies them, 1:1 on the device
 // grid at `frame`, transparent outside it.
 
+import PenumbraModel
+
 /// The paint of one draw at one position, every constant resolved.
 @usableFromInline package enum PaintPlan: Sendable {
     /// A premultiplied U8 colour.

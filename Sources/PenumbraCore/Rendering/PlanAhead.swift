@@ -17,6 +17,7 @@
 // token before taking a draw index, so draw j is only started once draw
 // j - depth has been consumed and its slot is empty. Each slot has its own
 // `ready` semaphore; the consumer waits on the slot of the draw it wants.
+import PenumbraModel
 import Dispatch
 import Foundation
 

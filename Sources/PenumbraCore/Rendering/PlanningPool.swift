@@ -10,6 +10,7 @@
 // only for its own render's consumer (a free ring slot), and that consumer
 // plans a draw itself when no job has taken it yet, so a render whose jobs
 // are still queued behind other renders' is never stalled by them.
+import PenumbraModel
 import Foundation
 import Synchronization
 

@@ -22,6 +22,8 @@
 // gradient draws at t, else the smaller one under the same test, else none.
 // With A24 = 0 (the focus on the end circle) only tc exists: C / 2b.
 
+import PenumbraModel
+
 /// A radial gradient's parameter in fixed point.
 @usableFromInline package struct RadialGradientPlan: Hashable, Sendable {
     /// q = (p - c0) / L at device pixel p, Q24.

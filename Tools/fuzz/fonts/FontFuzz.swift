@@ -3,7 +3,7 @@
 // as a scene's `fonts` entry is, then its glyphs shaped, outlined and laid out),
 // or UTF-8 text laid out with DejaVu Sans through every line-break mode (bidi,
 // fallback, UAX #14, truncation). A crash, a sanitizer report or a trap fails.
-import PenumbraCore
+import PenumbraModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -7,12 +7,13 @@
 # leaving the crashing input in .build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+source Tools/fuzz/swift-objects.sh
 seconds="${1:-60}"
 out=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
 swift build --build-path "$out" -c release --target PenumbraRequests "${flags[@]}"
 bin="$out/release"
-objects=("$bin"/PenumbraRequests.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o)
+objects=($(swift_objects "$bin" PenumbraRequests PenumbraCore PenumbraModel) "$bin"/CPNG.build/*.o)
 swiftc -O -sanitize=fuzzer,address -parse-as-library Tools/fuzz/requests/RequestFuzzer.swift \
   -I "$bin/Modules" -I "$bin" -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
   -Xcc -fmodule-map-file="$bin/CPNG.build/module.modulemap" -Xcc -ISources/CPNG/include \

@@ -11,12 +11,13 @@
 # leaving the crashing input in .build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+source Tools/fuzz/swift-objects.sh
 seconds="${1:-60}"
 out=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
 swift build --build-path "$out" -c release --target PenumbraCPU "${flags[@]}"
 bin="$out/release"
-objects=("$bin"/PenumbraCPU.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o "$bin"/CBlurKernels.build/*.o
+objects=($(swift_objects "$bin" PenumbraCPU PenumbraCore PenumbraModel) "$bin"/CPNG.build/*.o "$bin"/CBlurKernels.build/*.o
          "$bin"/CSampleKernels.build/*.o)
 maps=()
 for m in CPNG CBlurKernels CSampleKernels; do maps+=(-Xcc "-fmodule-map-file=$bin/$m.build/module.modulemap" -Xcc "-ISources/$m/include"); done

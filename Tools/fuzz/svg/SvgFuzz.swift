@@ -4,6 +4,7 @@
 // again as a scene's vector image would be, and the display list rendered on the CPU. A
 // rejection is the usual end; a crash, a trap, a sanitizer report or an allocation past
 // -malloc_limit_mb is a bug.
+import PenumbraModel
 import PenumbraCore
 import PenumbraCPU
 import PenumbraSVG

@@ -10,6 +10,7 @@
 # crashing input in .build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
+source Tools/fuzz/swift-objects.sh
 seconds="${1:-60}"
 out=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address)
@@ -17,7 +18,7 @@ swift build --build-path "$out" -c release --target PenumbraCPU "${flags[@]}"
 swift build --build-path "$out" -c release --target PenumbraSVG "${flags[@]}"
 bin="$out/release"
 package_name=$(grep '"-module-name","PenumbraSVG"' "$out/release.yaml" | grep -o '"-package-name","[^"]*"' | head -n 1 | cut -d'"' -f4)
-objects=("$bin"/PenumbraSVG.build/*.o "$bin"/PenumbraCPU.build/*.o "$bin"/PenumbraCore.build/*.o "$bin"/CPNG.build/*.o
+objects=($(swift_objects "$bin" PenumbraSVG PenumbraCPU PenumbraCore PenumbraModel) "$bin"/CPNG.build/*.o
          "$bin"/CBlurKernels.build/*.o "$bin"/CSampleKernels.build/*.o)
 maps=()
 for m in CPNG CBlurKernels CSampleKernels; do maps+=(-Xcc "-fmodule-map-file=$bin/$m.build/module.modulemap" -Xcc "-ISources/$m/include"); done

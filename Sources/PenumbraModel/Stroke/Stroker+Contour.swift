@@ -29,7 +29,7 @@
 
 extension PreparedRun {
     /// True when contour mode outlines this run exactly (see the file's comment).
-    func isLocallySimple(halfWidth h: Double) -> Bool {
+    package func isLocallySimple(halfWidth h: Double) -> Bool {
         let n = points.count
         // For each vertex that turns: the inner side (+1 left, -1 right, 0 none) and t.
         var innerSide = [Double](repeating: 0, count: n)
@@ -99,7 +99,7 @@ private enum PieceLocation { case inside, outside, beforeStart, pastEnd }
 
 extension Stroker {
     /// Emits a locally simple run as one contour (open) or a ring and its hole (closed).
-    static func emitContours(_ run: PreparedRun, _ parameters: StrokeParameters, into sink: inout OutlineSink) {
+    package static func emitContours(_ run: PreparedRun, _ parameters: StrokeParameters, into sink: inout OutlineSink) {
         let h = parameters.halfWidth
         let n = run.points.count
         var left: [Point] = [], right: [Point] = []

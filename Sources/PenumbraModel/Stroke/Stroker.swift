@@ -137,17 +137,17 @@ package enum Stroker {
     }
 
     /// How a run is outlined (for tests and diagnostics).
-    enum Mode: Equatable { case dot, contour, pieces }
+    package enum Mode: Equatable { case dot, contour, pieces }
 
     /// The mode `outline` uses for `run` at half width `halfWidth`.
-    static func mode(of run: StrokeRun, halfWidth: Double) -> Mode {
+    package static func mode(of run: StrokeRun, halfWidth: Double) -> Mode {
         guard let prepared = PreparedRun(run) else { return .dot }
         return prepared.isLocallySimple(halfWidth: halfWidth) ? .contour : .pieces
     }
 }
 
 /// The resolved stroke parameters every stage needs.
-struct StrokeParameters: Hashable, Sendable {
+package struct StrokeParameters: Hashable, Sendable {
     /// Half the line width (> 0, finite).
     var halfWidth: Double
     /// Flattening tolerance of round caps and joins (> 0).
@@ -159,7 +159,7 @@ struct StrokeParameters: Hashable, Sendable {
 
 /// Collects output contours, drops non-finite ones, and stops at a point budget: its own
 /// (one call's) and the recording's shared one.
-struct OutlineSink {
+package struct OutlineSink {
     private(set) var contours: [[Point]] = []
     private(set) var pointCount = 0
     let pointLimit: Int
@@ -169,20 +169,20 @@ struct OutlineSink {
     private(set) var overBudget = false
     private var stopped = false
 
-    init(pointLimit: Int, shared: GeometryBudget? = nil) { self.pointLimit = pointLimit; self.shared = shared }
+    package init(pointLimit: Int, shared: GeometryBudget? = nil) { self.pointLimit = pointLimit; self.shared = shared }
 
     /// What a contour costs the shared budget beyond its points: its array's header and the
     /// allocator's, about four points' worth (a dash piece of four points costs eight).
     static let contourOverhead = 4
 
     /// True once the point budget is spent or the sink was stopped; later contours are dropped.
-    var isFull: Bool { stopped || overBudget || pointCount >= pointLimit }
+    package var isFull: Bool { stopped || overBudget || pointCount >= pointLimit }
 
     /// Drops every later contour (the work was cancelled).
     mutating func stop() { stopped = true }
 
     /// Appends a contour of at least three finite points (others are dropped).
-    mutating func append(_ contour: [Point]) {
+    package mutating func append(_ contour: [Point]) {
         guard contour.count >= 3, !isFull, contour.allSatisfy(\.isFinite) else { return }
         if let shared, !shared.take(contour.count + OutlineSink.contourOverhead) {
             overBudget = true
@@ -194,7 +194,7 @@ struct OutlineSink {
 
     /// Appends a polygon of pieces mode with positive signed area: reversed when negative,
     /// dropped when it has none (a degenerate join or cap covers nothing).
-    mutating func appendPositive(_ polygon: [Point]) {
+    package mutating func appendPositive(_ polygon: [Point]) {
         let area = signedArea(polygon)
         if area > 0 { append(polygon) } else if area < 0 { append(polygon.reversed()) }
     }

@@ -119,7 +119,7 @@ public enum PNGCodec {
 
     /// Decodes into straight (un-premultiplied) RGBA8, exactly as the file says after scaling
     /// to 8 bits. `decode` premultiplies this.
-    static func decodeStraight(_ data: [UInt8], maxPixels: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+    package static func decodeStraight(_ data: [UInt8], maxPixels: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let d = try decodeStraightWithMetadata(data, maxPixels: maxPixels)
         return (d.width, d.height, d.pixels)
     }

@@ -18,7 +18,7 @@
 
 extension Stroker {
     /// Emits the run as separate positive polygons: bands, joins and caps.
-    static func emitPieces(_ run: PreparedRun, _ parameters: StrokeParameters, into sink: inout OutlineSink) {
+    package static func emitPieces(_ run: PreparedRun, _ parameters: StrokeParameters, into sink: inout OutlineSink) {
         let h = parameters.halfWidth
         var emittedBands = Set<BandKey>()
         for k in 0..<run.segmentCount where !sink.isFull {

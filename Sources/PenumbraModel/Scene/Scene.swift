@@ -125,31 +125,4 @@ public struct Scene: Hashable, Sendable {
     public func makeContext() -> GraphicsContext {
         GraphicsContext(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, background: background)
     }
-
-    /// The display list of the scene: a fresh context, the ops replayed onto it, open layers
-    /// ended, within the scene's budget (`limits`): its paths and strokes take their points from
-    /// one geometry budget, and the surfaces rendering it keeps alive at once (canvas, layers,
-    /// shadow planes, decoded images) must fit `maxRenderBytes` (RenderBudget.swift).
-    /// Stops with `RenderCancelled` once the current cancellation token is set.
-    /// - Throws: `SceneError` naming the op that does not fit.
-    public func displayList() throws -> DisplayList {
-        let context = makeContext()
-        context.geometryBudget = GeometryBudget(limit: limits.maxGeometryPoints)
-        for (index, op) in ops.enumerated() {
-            if index & 15 == 0 { try RenderCancellation.checkCurrent() }
-            context.origin = index
-            op.replay(into: context)
-        }
-        var list = context.displayList
-        list.warnings = warnings
-        try RenderCancellation.checkCurrent()
-        if let index = context.geometryOverflow {
-            throw SceneError(location: "ops[\(index)]", message: "the scene's paths and strokes need more than "
-                + "\(limits.maxGeometryPoints) points in all, over the geometry budget (--max-geometry-points)")
-        }
-        let origins = context.commandOrigins
-        try RenderBudget(limits: limits, imageBytes: RenderBudget.imageBytes(pixels: decodedImagePixels))
-            .check(list) { origins.indices.contains($0) ? "ops[\(origins[$0])]" : "ops" }
-        return list
-    }
 }

@@ -55,7 +55,7 @@ extension SceneDecoder {
         scene.limits = limits
         scene.limits.maxRenderBytes = renderBytesLeft + RenderBudget.surfaceBytes(pixels: Int(w * h))
         do {
-            return Image(bitmap: try render(scene.displayList()), scale: s)
+            return Image(bitmap: try render(.scene(scene)), scale: s)
         } catch let cancelled as RenderCancelled {
             throw cancelled
         } catch let error as SceneError {

@@ -1,47 +1,12 @@
-// RenderBudget: the memory a render will need, worked out from sizes before
-// anything is allocated, against the budget of ResourceLimits.
-//
-// The walk is the one both renderers execute (DrawSequence), so the
-// surfaces it counts are theirs: the canvas and the scene's decoded images
-// for the whole render, each open layer from its beginLayer to its
-// composite, and per draw what that draw allocates and frees again: its
-// coverage and its clip's over its region (a byte a pixel), a shadow's plane
-// (the caster's alpha and the blur's passes), a backdrop blur's planes, a
-// backdrop mask's filter planes and coverage (BackdropMask.swift). The peak
-// of their sum must fit `maxRenderBytes`; the first step that would
-// not is named (`ops[1]: the layer needs 16003 x 16003 pixels ...`). A layer
-// is also held to `maxPixels`, as the canvas and images are.
-//
-// The figures are per pixel and deliberately round (a premultiplied RGBA8
-// surface is 4 bytes; a shadow plane 5: its alpha and the blur's 32-bit
-// intermediate; a backdrop blur 12: three RGBA planes); they bound what the
-// CPU renderer allocates, and the GPU's textures are the same surfaces.
+// RenderBudget's check: a display list walked as both renderers execute it
+// (DrawSequence), so the surfaces it counts are theirs (RenderBudget.swift in
+// PenumbraModel has the budget and the per-pixel figures): the canvas and the
+// scene's decoded images for the whole render, each open layer from its
+// beginLayer to its composite, and per draw what that draw allocates and frees
+// again. The first step that would not fit is named.
+import PenumbraModel
 
-/// The surfaces a display list's render keeps alive at once, checked against a byte budget.
-package struct RenderBudget {
-    /// Bytes of one pixel of a surface (premultiplied RGBA8).
-    package static let bytesPerPixel = 4
-    /// Bytes a shadow's plane costs per pixel: its caster's U8 alpha and the blur's UInt32
-    /// intermediate (the CPU renderer's ShadowScratch).
-    static let shadowBytesPerPixel = 5
-    /// Bytes a backdrop blur costs per pixel of its bounds: input, pass and output planes.
-    static let backdropBytesPerPixel = 12
-    /// Bytes a layer ended as a backdrop mask costs per pixel of its frame: the filter's input
-    /// and output planes and the coverage taken from the layer's alpha.
-    static let backdropMaskBytesPerPixel = 9
-
-    /// The bytes of a surface of `pixels` pixels.
-    package static func surfaceBytes(pixels: Int) -> Int { pixels.multipliedReportingOverflow(by: bytesPerPixel).partialValue }
-    /// The bytes decoded images of `pixels` pixels hold while drawn: their pixels and the mip
-    /// levels a draw at less than half their size builds (a third more at most).
-    package static func imageBytes(pixels: Int) -> Int { surfaceBytes(pixels: pixels) / 3 * 4 }
-
-    let limits: ResourceLimits
-    /// What the scene's decoded images hold.
-    let imageBytes: Int
-
-    package init(limits: ResourceLimits, imageBytes: Int) { self.limits = limits; self.imageBytes = imageBytes }
-
+extension RenderBudget {
     /// Walks `list` as the renderers will and throws `SceneError` at the first step whose
     /// surfaces would not fit; `place` names a command by its index (`commands.count`: the end).
     package func check(_ list: DisplayList, place: (Int) -> String) throws {
@@ -96,7 +61,7 @@ package struct RenderBudget {
         }
         var bytes = region.area * (input.state.clip == nil ? 1 : 2)
         if let shadow = input.state.shadow {
-            let radius = GaussianKernel.radius(forSigma: shadow.sigma)
+            let radius = BlurReach.radius(forSigma: shadow.sigma)
             let caster = bounds.offset(by: shadow.offset).intersection(.rect(frame.grown(by: radius)))
             let written = caster.grown(by: radius).intersection(.rect(frame))
             if case .rect(let plane) = written.grown(by: radius).intersection(caster) {

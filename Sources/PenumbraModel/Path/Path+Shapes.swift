@@ -174,7 +174,7 @@ extension Path {
 
     /// The angle an arc covers, in [0, 2 pi]: 2 pi when the travel in the arc's direction is
     /// 2 pi or more, else that travel reduced into [0, 2 pi).
-    static func arcSweep(startAngle: Double, endAngle: Double, clockwise: Bool) -> Double {
+    package static func arcSweep(startAngle: Double, endAngle: Double, clockwise: Bool) -> Double {
         let twoPi = 2 * Double.pi
         let travel = clockwise ? endAngle - startAngle : startAngle - endAngle
         if travel >= twoPi { return twoPi }

@@ -13,29 +13,29 @@
 import Foundation
 
 /// One piece of path to outline: a solid subpath or a dash piece.
-struct StrokeRun: Hashable, Sendable {
+package struct StrokeRun: Hashable, Sendable {
     /// Vertices in order (user space); consecutive duplicates may occur.
-    var points: [Point]
+    package var points: [Point]
     /// `smooth[i]`: vertex i lies inside one curve (a round join, not the user's).
-    var smooth: [Bool]
+    package var smooth: [Bool]
     /// Closed runs have a segment from the last point back to the first and no caps.
-    var isClosed: Bool
+    package var isClosed: Bool
     /// The path's direction where the run lies, for a run of zero length (a square dot is
     /// aligned with it); nil when the path has none (the dot is aligned with the x axis).
-    var direction: Point?
+    package var direction: Point?
     /// The path's own directions at an open run's ends where a curve begins or ends it (see
     /// FlatSubpath); nil where the first or last chord is the path's direction.
     var startTangent: Point?
     var endTangent: Point?
 
-    init(points: [Point], smooth: [Bool], isClosed: Bool, direction: Point? = nil,
+    package init(points: [Point], smooth: [Bool], isClosed: Bool, direction: Point? = nil,
          startTangent: Point? = nil, endTangent: Point? = nil) {
         self.points = points; self.smooth = smooth; self.isClosed = isClosed; self.direction = direction
         self.startTangent = startTangent; self.endTangent = endTangent
     }
 
     /// A solid subpath as one run.
-    init(_ subpath: FlatSubpath) {
+    package init(_ subpath: FlatSubpath) {
         self.init(points: subpath.points, smooth: subpath.smooth, isClosed: subpath.isClosed,
                   startTangent: subpath.startTangent, endTangent: subpath.endTangent)
     }
@@ -45,7 +45,7 @@ struct StrokeRun: Hashable, Sendable {
 ///
 /// Segment k runs from `points[k]` to `points[k + 1]`, and for a closed run segment
 /// `points.count - 1` runs from the last point back to the first.
-struct PreparedRun {
+package struct PreparedRun {
     var points: [Point]
     var smooth: [Bool]
     var isClosed: Bool
@@ -55,7 +55,7 @@ struct PreparedRun {
     var lengths: [Double]
 
     /// The prepared run, or nil when it has fewer than two distinct points (a dot).
-    init?(_ run: StrokeRun) {
+    package init?(_ run: StrokeRun) {
         var points: [Point] = [], smooth: [Bool] = [], directions: [Point] = [], lengths: [Double] = []
         points.reserveCapacity(run.points.count); smooth.reserveCapacity(run.points.count)
         directions.reserveCapacity(run.points.count); lengths.reserveCapacity(run.points.count)

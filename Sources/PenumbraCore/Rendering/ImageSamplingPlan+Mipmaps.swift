@@ -10,6 +10,8 @@
 // each distinct region level once), which the CPU reads and the GPU uploads;
 // each region pair keeps its level, its atlas origin and its last texel.
 
+import PenumbraModel
+
 /// The mip level a region pair samples, and where it lies in the draw's atlas.
 @usableFromInline package struct MipRegionLevel: Hashable, Sendable {
     /// 0: the image itself (origin and last unused).

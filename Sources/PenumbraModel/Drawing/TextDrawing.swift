@@ -81,7 +81,7 @@ extension GraphicsContext {
     package func draw(_ text: TextDrawing) { draw(text, boundingTheLayer: true) }
 
     /// Blend modes whose result over a fully transparent source is the backdrop.
-    static let modesKeepingBackdrop: Set<BlendMode> = Set(BlendMode.allCases).subtracting(
+    package static let modesKeepingBackdrop: Set<BlendMode> = Set(BlendMode.allCases).subtracting(
         [.clear, .copy, .sourceIn, .sourceOut, .destinationIn, .destinationAtop])
 
     /// `draw(_:)`, with the bounding clip optional (for the test that proves it changes no byte).

@@ -144,7 +144,7 @@ public indirect enum FilterNode: Hashable, Sendable {
             switch filter {
             case .gaussianBlur(let radius):
                 guard case .finite(let r) = e, !r.isEmpty else { return e }
-                return .finite(r.grown(by: GaussianKernel.radius(forSigma: radius)))
+                return .finite(r.grown(by: BlurReach.radius(forSigma: radius)))
             case .blendWithMask(_, let background):
                 return background.map { e.union($0.extent) } ?? e
             case .composite(_, let background): return e.union(background.extent)

@@ -37,9 +37,9 @@ public final class GraphicsContext {
     private struct SavedState { var state: State; var startsLayer: Bool }
 
     /// The current graphics state.
-    public internal(set) var state: State
+    public package(set) var state: State
     private var stack: [SavedState] = []
-    var list: DisplayList
+    package var list: DisplayList
     /// Strokes recorded as placeholders, outlined when the list is next read.
     var pendingStrokes: [PendingStroke] = []
     /// Where each command of `list` came from: the value of `origin` when it was recorded.

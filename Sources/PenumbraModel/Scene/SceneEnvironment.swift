@@ -1,7 +1,7 @@
 // SceneEnvironment: what the scene decoder is given rather than owning. The
-// core holds no codec beyond PNG and no renderer, so the decoders for image
-// files and the renderer that draws offscreen images (`{ "size", "ops" }`)
-// come from the caller, and so does the text engine (PenumbraText); the public
+// model holds no codec beyond PNG and no renderer, so the decoders for image
+// files and the renderer that draws offscreen images (`{ "size", "ops" }`,
+// and vector images' drawings) come from the caller, and so does the text engine (PenumbraText); the public
 // Penumbra target supplies every codec, the CPU renderer and the text engine
 // as `SceneEnvironment.standard`, with PenumbraSVG's reader of SVG images.
 
@@ -9,8 +9,9 @@
 public struct SceneEnvironment: Sendable {
     /// Decoders for image files and data URIs.
     public var codecs: ImageCodecs
-    /// Renders an offscreen image's display list; nil rejects offscreen images.
-    package var renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)?
+    /// Renders an offscreen image (a scene, or a vector image's drawing); nil rejects offscreen
+    /// and vector images.
+    package var renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)?
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
     package var textEngine: (any TextEngine)?
     /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`):
@@ -25,13 +26,13 @@ public struct SceneEnvironment: Sendable {
     package var vectorImages: [VectorImageDecoder] = []
 
     /// An environment without filters (`standard` has them).
-    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)? = nil,
                 textEngine: (any TextEngine)? = nil) {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
     }
 
     /// An environment whose filters are evaluated by `filterRenderer`.
-    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (DisplayList) throws -> Bitmap)? = nil,
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)? = nil,
                  textEngine: (any TextEngine)? = nil,
                  filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?, filterRendererName: String) {
         self.init(codecs: codecs, renderOffscreen: renderOffscreen, textEngine: textEngine)
@@ -41,4 +42,11 @@ public struct SceneEnvironment: Sendable {
 
     /// PNG only, no offscreen renderer: what the core can do on its own.
     public static let core = SceneEnvironment(codecs: .png)
+}
+
+/// What an offscreen renderer draws: an offscreen image's scene, whose display list keeps to the
+/// scene's budget (`Scene.displayList()`, PenumbraCore), or a vector image's drawing, recorded.
+package enum OffscreenContent: Sendable {
+    case scene(Scene)
+    case drawing(DisplayList)
 }

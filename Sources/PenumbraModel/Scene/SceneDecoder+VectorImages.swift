@@ -56,7 +56,7 @@ extension SceneDecoder {
         drawing.draw(in: context, rect: Rect(x: 0, y: 0, width: w / s, height: h / s))
         var image: Image
         do {
-            image = Image(bitmap: try render(context.displayList), scale: s)
+            image = Image(bitmap: try render(.drawing(context.displayList)), scale: s)
         } catch let cancelled as RenderCancelled {
             throw cancelled
         } catch {

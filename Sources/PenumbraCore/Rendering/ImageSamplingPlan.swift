@@ -26,6 +26,8 @@
 // (ImageSamplingPlan+Mipmaps.swift) and sample it from the draw's atlas at
 // the level-0 position shifted right by the level (FixedImageAxis.levelPair).
 
+import PenumbraModel
+
 /// A Q24 affine function of the device pixel: `base + stepX x + stepY y`, wrapping in 64 bits.
 @usableFromInline package struct FixedAffine: Hashable, Sendable {
     @usableFromInline package var base: Int64, stepX: Int64, stepY: Int64
