@@ -53,4 +53,81 @@ final class DeferredStrokeTests: XCTestCase {
         guard case .fill(let shape, _, _)? = context.displayList.commands.first else { return XCTFail("no stroke recorded") }
         XCTAssertEqual(shape.bounds.map { $0.minX }, 5)
     }
+
+    /// Subpaths of one path: rings, open polylines (some with a cusp), lone points, one with a
+    /// non-finite point.
+    private func manySubpaths(seed: UInt64, count: Int) -> [FlatSubpath] {
+        var rng = SplitMix64(seed: seed)
+        var path = Path()
+        for i in 0..<count {
+            switch rng.next() % 4 {
+            case 0: path.addEllipse(in: Rect(x: rng.double(in: 0...200), y: rng.double(in: 0...200),
+                                             width: rng.double(in: 1...150), height: rng.double(in: 1...150)))
+            case 1: path.move(to: rng.point(in: 0...300))
+            default:
+                path.move(to: rng.point(in: 0...300))
+                for _ in 0..<Int(rng.next() % 6 + 1) { path.addLine(to: rng.point(in: 0...300)) }
+                if rng.next() % 3 == 0 { path.closeSubpath() }
+            }
+            if i == count / 2 { path.move(to: Point(1, 1)); path.addLine(to: Point(.infinity, 3)) }
+        }
+        return path.flattened(tolerance: 0.1)
+    }
+
+    /// A solid stroke's subpaths outlined on several threads give the contours of one thread, in
+    /// order, for every join and cap; a dashed stroke stays on one thread and gives them too.
+    func testASubpathsOutlinedOnSeveralThreadsGiveOneThreadsContours() {
+        for seed: UInt64 in [5, 6, 7] {
+            let subpaths = manySubpaths(seed: seed, count: 60)
+            XCTAssertGreaterThan(subpaths.count, 40)
+            for (join, cap) in [(LineJoin.miter, LineCap.butt), (.round, .round), (.bevel, .square)] {
+                var style = StrokeStyle(width: 9)
+                style.join = join; style.cap = cap
+                let one = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: nil, cancellation: nil)
+                XCTAssertGreaterThan(one.contours.count, 60, "seed \(seed): the fixture outlines many contours")
+                for threads in [2, 3, 8] {
+                    let many = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: nil, cancellation: nil, threads: threads)
+                    XCTAssertTrue(many.contours == one.contours && !many.overBudget, "seed \(seed), \(join), \(cap), \(threads) threads")
+                }
+                style.dashLengths = [7, 3]
+                let dashed = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: nil, cancellation: nil)
+                let dashedMany = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: nil, cancellation: nil, threads: 4)
+                XCTAssertTrue(dashed.contours == dashedMany.contours, "seed \(seed): dashed")
+            }
+        }
+    }
+
+    /// Under a shared budget the threads' outline runs out exactly when one thread's does, and a
+    /// budget that suffices is charged the same points.
+    func testSeveralThreadsRunOutOfABudgetWhenOneThreadDoes() {
+        let subpaths = manySubpaths(seed: 8, count: 60)
+        let style = StrokeStyle(width: 6)
+        let probe = GeometryBudget(limit: 1 << 24)
+        let one = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: probe, cancellation: nil)
+        let needed = (1 << 24) - probe.remaining
+        XCTAssertFalse(one.overBudget)
+        for limit in [needed, needed - 1, needed / 2] {
+            let single = GeometryBudget(limit: limit), shared = GeometryBudget(limit: limit)
+            let a = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: single, cancellation: nil)
+            let b = Stroker.outline(subpaths, style: style, tolerance: 0.05, budget: shared, cancellation: nil, threads: 4)
+            XCTAssertEqual(a.overBudget, b.overBudget, "limit \(limit)")
+            XCTAssertEqual(a.overBudget, limit < needed, "limit \(limit)")
+            if !a.overBudget { XCTAssertTrue(a.contours == b.contours); XCTAssertEqual(single.remaining, shared.remaining) }
+        }
+    }
+
+    /// Recording one large stroke of many rings (W4's path) spreads its subpaths over the cores
+    /// and records what outlining on one thread does.
+    func testOneLargeStrokeRecordsWhatOneThreadOutlines() {
+        var rings = Path()
+        for r in stride(from: 512.0, to: 0, by: -20) { rings.addEllipse(in: Rect(x: 512 - r, y: 512 - r, width: 2 * r, height: 2 * r)) }
+        let context = GraphicsContext(pixelWidth: 1024, pixelHeight: 1024)
+        context.setLineWidth(10)
+        context.stroke(rings)
+        guard case .fill(let shape, _, _)? = context.displayList.commands.first else { return XCTFail("no stroke recorded") }
+        let flat = rings.flattened(tolerance: 1.0 / 64)
+        let expected = Stroker.outline(flat, style: StrokeStyle(width: 10), tolerance: 1.0 / 64)
+        XCTAssertEqual(shape.contours.count, 52)
+        XCTAssertTrue(shape.contours == expected, "the recorded outline is one thread's")
+    }
 }

@@ -1,7 +1,8 @@
 // Deferred stroke outlining. `stroke` records a placeholder command and the
 // stroke's inputs (path, style, transform, tolerance); when the list is next
 // read (`displayList`, `commandCount`), every pending stroke is outlined at
-// once, spread over the cores, written into its placeholder, and strokes
+// once, spread over the cores (a single large stroke spreads its subpaths:
+// Stroker.outline's `threads`), written into its placeholder, and strokes
 // that cover nothing are dropped, so the list is exactly what outlining
 // each stroke as it was recorded gives: the same function on the same
 // inputs, in the same command order. Outlining is pure (path, style and
@@ -18,17 +19,30 @@ struct PendingStroke {
     /// Flattening tolerance in user space (the device tolerance over the transform's stretch).
     let tolerance: Double
 
-    /// A rough cost of outlining, in device pixels of path: the control-point box's half
-    /// perimeter in device space, plus a little per element.
+    /// A rough cost of outlining, in device pixels of path: the length of the control polygon
+    /// (at least the path's own) in device space, plus a little per element. (The control-point
+    /// box said 2,048 for W4's 26 concentric rings, whose length is 43,000.)
     var estimatedWork: Double {
-        let box = path.controlPointBounds.map { ($0.width + $0.height) * ctm.maximumStretch } ?? 0
-        return min(box, 1e9) + Double(path.elements.count) * 4
+        var length = 0.0, current = Point.zero, start = Point.zero
+        func walk(_ points: Point...) { for p in points { length += (p - current).length; current = p } }
+        for element in path.elements {
+            switch element {
+            case .move(let p): current = p; start = p
+            case .line(let p): walk(p)
+            case .quad(let c, let p), .conic(let c, let p, _): walk(c, p)
+            case .cubic(let c1, let c2, let p): walk(c1, c2, p)
+            case .close: walk(start)
+            }
+        }
+        let device = length * ctm.maximumStretch
+        return (device.isFinite ? min(device, 1e9) : 1e9) + Double(path.elements.count) * 4
     }
 
     /// The stroke outlined in user space, then transformed; nil when it covers nothing. With a
     /// budget, the flattened path and the outline take their points from it, and `overBudget`
     /// says when they did not fit (the shape is then nil).
-    func outline(budget: GeometryBudget? = nil, cancellation: RenderCancellation? = nil) -> (shape: DeviceShape?, overBudget: Bool) {
+    func outline(budget: GeometryBudget? = nil, cancellation: RenderCancellation? = nil,
+                 threads: Int = 1) -> (shape: DeviceShape?, overBudget: Bool) {
         let flat: [FlatSubpath]
         if let budget {
             guard let f = budget.flatten(path, transform: .identity, tolerance: tolerance) else { return (nil, true) }
@@ -36,7 +50,8 @@ struct PendingStroke {
         } else {
             flat = path.flattened(tolerance: tolerance)
         }
-        let (outline, overBudget) = Stroker.outline(flat, style: style, tolerance: tolerance, budget: budget, cancellation: cancellation)
+        let (outline, overBudget) = Stroker.outline(flat, style: style, tolerance: tolerance, budget: budget,
+                                                    cancellation: cancellation, threads: threads)
         guard !overBudget else { return (nil, true) }
         let contours = outline.map { $0.map(ctm.apply) }.filter { $0.count >= 3 }
         guard !contours.isEmpty else { return (nil, false) }
@@ -59,8 +74,10 @@ extension GraphicsContext {
         let work = strokes.reduce(0.0) { $0 + $1.estimatedWork }
         let threads = work >= 8192 ? min(strokes.count, Parallelism.maxThreads) : 1
         if threads <= 1 {
+            // One stroke worth the threads (a path of many rings): its subpaths share them.
+            let inner = strokes.count == 1 && work >= 8192 ? Parallelism.maxThreads : 1
             for i in strokes.indices where cancellation?.isCancelled != true {
-                shapes[i] = strokes[i].outline(budget: budget, cancellation: cancellation)
+                shapes[i] = strokes[i].outline(budget: budget, cancellation: cancellation, threads: inner)
             }
         } else {
             // Interleaved: thread t outlines strokes t, t + threads, ... (strokes in a scene tend

@@ -35,6 +35,8 @@
 // Output is deterministic (no hashing order, no randomness) and finite: a
 // contour with a non-finite point is dropped, never returned.
 
+import Dispatch
+
 /// Outlines strokes: the shared stroking code of both renderers (CGContextStrokePath's geometry).
 package enum Stroker {
     /// The most dash pieces one `outline` call produces; the rest of the path is not dashed.
@@ -65,8 +67,12 @@ package enum Stroker {
     /// `outline(_:style:tolerance:)` taking its points from a recording's shared `budget` (the
     /// result says when it ran out, and holds only what fitted) and stopping early, with a
     /// partial result, once `cancellation` is set (looked at every 1,024 runs or dash pieces).
+    /// With `threads` above 1, a solid stroke's subpaths are outlined on that many threads, in
+    /// runs of consecutive subpaths whose contours are joined in order: each subpath's outline
+    /// depends on that subpath alone, so the contours are those of one thread. (A dashed stroke's
+    /// pieces share the dash budget in path order, so it stays on one thread.)
     package static func outline(_ subpaths: [FlatSubpath], style: StrokeStyle, tolerance: Double,
-                                budget: GeometryBudget?, cancellation: RenderCancellation?)
+                                budget: GeometryBudget?, cancellation: RenderCancellation?, threads: Int = 1)
         -> (contours: [[Point]], overBudget: Bool) {
         let halfWidth = style.width / 2
         guard halfWidth > 0, halfWidth.isFinite else { return ([], false) }
@@ -75,6 +81,10 @@ package enum Stroker {
             tolerance: tolerance > 0 && tolerance.isFinite ? tolerance : flatteningTolerance,
             cap: style.cap, join: style.join, miterLimit: style.miterLimit)
         let pattern = DashPattern(lengths: style.dashLengths, phase: style.dashPhase)
+        if pattern == nil, threads > 1, subpaths.count > 1, (budget?.limit ?? 0) < maximumOutlinePoints,
+           let parallel = outlineInParallel(subpaths, parameters, budget: budget, cancellation: cancellation, threads: threads) {
+            return parallel
+        }
         var sink = OutlineSink(pointLimit: maximumOutlinePoints, shared: budget)
         var dashBudget = maximumDashPieces
         var runs = 0
@@ -96,6 +106,45 @@ package enum Stroker {
             }
         }
         return (sink.contours, sink.overBudget)
+    }
+
+    /// A solid stroke's subpaths outlined in `threads` runs of consecutive subpaths (about equal
+    /// in points), each into a sink of its own, the contours joined in subpath order. Nil when
+    /// that could differ from one sink's result, so the caller outlines on one thread: when the
+    /// contours reach the call's point limit, where one sink would have stopped part way. That
+    /// is only possible without a shared budget; with one (smaller than the limit, or this is
+    /// not tried) the budget runs out first, so its points are never taken twice. A cancelled
+    /// outline returns what it made, as one thread's does.
+    private static func outlineInParallel(_ subpaths: [FlatSubpath], _ parameters: StrokeParameters,
+                                          budget: GeometryBudget?, cancellation: RenderCancellation?, threads: Int)
+        -> (contours: [[Point]], overBudget: Bool)? {
+        // Runs of subpaths split where the running point count crosses each thread's share.
+        let total = subpaths.reduce(0) { $0 + $1.points.count }
+        var bounds = [0]
+        var seen = 0
+        for (i, subpath) in subpaths.enumerated() {
+            seen += subpath.points.count
+            if bounds.count < threads, seen * threads >= total * bounds.count, i + 1 < subpaths.count { bounds.append(i + 1) }
+        }
+        bounds.append(subpaths.count)
+        let runs = bounds.count - 1, starts = bounds
+        guard runs > 1 else { return nil }
+        let results = UnsafeMutableBufferPointer<OutlineSink>.allocate(capacity: runs)
+        results.initialize(repeating: OutlineSink(pointLimit: maximumOutlinePoints, shared: budget))
+        defer { results.deinitialize(); results.deallocate() }
+        let output = DisjointWrites(results)
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            var sink = OutlineSink(pointLimit: maximumOutlinePoints, shared: budget)
+            for subpath in subpaths[starts[run]..<starts[run + 1]] {
+                if sink.isFull || cancellation?.isCancelled == true { break }
+                guard !subpath.points.isEmpty, subpath.points.allSatisfy(\.isFinite) else { continue }
+                outline(StrokeRun(subpath), parameters, into: &sink)
+            }
+            output.value[run] = sink
+        }
+        let overBudget = results.contains { $0.overBudget }
+        if !overBudget, results.reduce(0, { $0 + $1.pointCount }) >= maximumOutlinePoints { return nil }
+        return (results.flatMap(\.contours), overBudget)
     }
 
     /// Outlines one run (a solid subpath or a dash piece) in the mode it needs.
