@@ -43,20 +43,23 @@ final class GPUClipTests: XCTestCase {
         return context.displayList
     }
 
+    /// The bytes a frame of `list` uploads once the renderer's buffers are sized (the second of
+    /// two renders), which must be the CPU's bytes.
+    private func uploadBytes(of list: DisplayList, on gpu: GPURenderer) throws -> Int {
+        _ = try gpu.render(list)  // sizes the buffers
+        XCTAssertTrue(try gpu.render(list).pixels == CPURenderer().render(list).pixels, "the CPU's bytes")
+        return gpu.lastFrameCounters.uploadBytes
+    }
+
     /// The clips cost their edges, not masks: the frame uploads a few KiB more than the same
     /// draws without their clips, where one clip mask (a byte a pixel) alone would be 14,000
     /// bytes or more.
     func testRoundedRectClipsUploadNoMaskAndGiveTheCPUsBytes() throws {
         let gpu = try GPUTestSupport.renderer()
-        func uploads(_ list: DisplayList) throws -> Int {
-            _ = try gpu.render(list)  // sizes the buffers
-            XCTAssertTrue(try gpu.render(list).pixels == CPURenderer().render(list).pixels, "the CPU's bytes")
-            return gpu.lastFrameCounters.uploadBytes
-        }
         let clipped = cards(gradients: false), unclipped = cards(gradients: false, clips: false)
         XCTAssertEqual(clipped.clips.count, 12 + 4 + 3)
         XCTAssertEqual(unclipped.clips.count, 0)
-        let withClips = try uploads(clipped), without = try uploads(unclipped)
+        let withClips = try uploadBytes(of: clipped, on: gpu), without = try uploadBytes(of: unclipped, on: gpu)
         print("gpu clips: \(withClips) bytes uploaded with 19 clips, \(without) without them")
         // Each clip costs its edges and its passes' blocks, under 2 KiB; the smallest clip's mask
         // (140 x 100 bytes) would be 14,000.
@@ -70,9 +73,7 @@ final class GPUClipTests: XCTestCase {
         let gpu = try GPUTestSupport.renderer()
         let list = cards(gradients: false, count: 4)
         XCTAssertEqual(list.clips.count, 4 + 2 + 1)
-        _ = try gpu.render(list)  // sizes the buffers
-        XCTAssertTrue(try gpu.render(list).pixels == CPURenderer().render(list).pixels, "the CPU's bytes")
-        let bytes = gpu.lastFrameCounters.uploadBytes
+        let bytes = try uploadBytes(of: list, on: gpu)
         print("gpu clips: \(bytes) bytes uploaded for four clipped cards")
         XCTAssertLessThanOrEqual(bytes, 16 * 1024)
     }
