@@ -10,8 +10,9 @@
 // per image content, kept with the bitmap), the rest from the image.
 //
 // Template images paint the tint with the sampled alpha, `div255(tint x a)`.
-// For shadows only the alpha is sampled, and an opaque bitmap is not sampled
-// at all: a mix of four alphas of 255 is 255.
+// For shadows only the alpha is needed, and an opaque bitmap is not sampled
+// at all: a mix of four alphas of 255 is 255. A plain plan's caster takes the
+// row path (its alpha lanes are the per-pixel mix's); others mix per pixel.
 import PenumbraModel
 import PenumbraCore
 
@@ -115,6 +116,15 @@ struct ImageShader: Shader {
         let tintAlpha = tint?.w ?? 255
         if isKnownOpaque {
             for i in 0..<count where coverage[i] > 0 { alpha[i] = CoverageMask.product(coverage[i], UInt8(tintAlpha)) }
+            return
+        }
+        if let rows {
+            // The plain plan (no tint): the row path's colours, whose alpha lanes are the
+            // per-pixel mixes' (ImageRowKernelTests), then the product with the coverage.
+            bitmap.pixels.withUnsafeBufferPointer { px in
+                rows.shade(y: y, x0: x0, count: count, texels: px.baseAddress!, width: bitmap.width, colors: scratch)
+            }
+            for i in 0..<count where coverage[i] > 0 { alpha[i] = CoverageMask.product(coverage[i], scratch[i].w) }
             return
         }
         withGrids { texels, levels in
