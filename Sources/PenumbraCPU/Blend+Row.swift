@@ -8,15 +8,26 @@
 // mask:...)`): one switch per row, then each span's loop specialised for the kernel and for
 // explicit or constant coverage, so a ring's short edge spans do not each pay for a call
 // and a switch. A solid colour in normal mode, whichever entry it comes through, is
-// composited in 16-bit lanes (`SolidNormalPixels`: the same integers, fewer instructions).
+// composited in 16-bit lanes (`SolidNormalPixels`: the same integers, fewer instructions);
+// per-pixel sources in normal mode (images, layers) go eight pixels at a time through
+// CSampleKernels' AVX2 composite where the CPU runs it (penumbra_composite.c, the same
+// integers for any bytes, no branch per pixel), the rest of the row through the Int32 loop.
 //
 // Per pixel it is exactly `composite(source:destination:coverage:mode:)` on U8 values
 // (docs/ARITHMETIC.md): the blend, then `div255(dst (255 - t) + blend t)`. Pixels with
 // zero coverage are skipped (they would be stored back unchanged), as are pixels with a
 // transparent source in modes that preserve the destination there.
 
+import CSampleKernels
 import PenumbraModel
 import PenumbraCore
+
+extension VectorCode {
+    /// The code of normal mode's composite of per-pixel sources in groups of eight pixels
+    /// (CSampleKernels' for AVX2), decided once per process; `PENUMBRA_COMPOSITE_ROWS=portable`
+    /// picks the Swift loop.
+    package static let compositeRows = fastest(unless: "PENUMBRA_COMPOSITE_ROWS")
+}
 
 extension BlendMode {
     /// Composites a constant premultiplied `source` into a row of 8-bit premultiplied
@@ -106,10 +117,15 @@ extension BlendMode {
     /// Composites one premultiplied source colour per pixel into `count` pixels of a row, all
     /// with the same `coverage`.
     package func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UInt8,
-                         destination: UnsafeMutableBufferPointer<UInt8>) {
+                         destination: UnsafeMutableBufferPointer<UInt8>, code: VectorCode = .compositeRows) {
         precondition(destination.count >= sources.count * 4, "destination row is shorter than the sources")
-        guard let base = sources.baseAddress, coverage > 0 else { return }
-        dispatchRow(BufferRowSource(base: base), ConstantCoverage(value: Int32(coverage)), sources.count, destination)
+        guard var base = sources.baseAddress, coverage > 0, var pixels = destination.baseAddress else { return }
+        var count = sources.count
+        if let done = normalRows(base, nil, coverage, count, pixels, code) {
+            base += done; pixels += done &* 4; count &-= done
+        }
+        dispatchRow(BufferRowSource(base: base), ConstantCoverage(value: Int32(coverage)), count,
+                    UnsafeMutableBufferPointer(start: pixels, count: count &* 4))
     }
 
     /// Composites one premultiplied source colour per pixel (`sources[i]` over pixel `i`)
@@ -118,11 +134,31 @@ extension BlendMode {
     ///
     /// `sources.count` equals `coverage.count`; `destination` holds `4 * coverage.count` bytes.
     package func blendRow(sources: UnsafeBufferPointer<SIMD4<UInt8>>, coverage: UnsafeBufferPointer<UInt8>,
-                         destination: UnsafeMutableBufferPointer<UInt8>) {
+                         destination: UnsafeMutableBufferPointer<UInt8>, code: VectorCode = .compositeRows) {
         precondition(sources.count == coverage.count, "one source colour per coverage value")
         precondition(destination.count >= coverage.count * 4, "destination row is shorter than the coverage")
-        guard let base = sources.baseAddress, let coverageBase = coverage.baseAddress else { return }
-        dispatchRow(BufferRowSource(base: base), BufferCoverage(base: coverageBase), coverage.count, destination)
+        guard var base = sources.baseAddress, var coverageBase = coverage.baseAddress,
+              var pixels = destination.baseAddress else { return }
+        var count = coverage.count
+        if let done = normalRows(base, coverageBase, 0, count, pixels, code) {
+            base += done; coverageBase += done; pixels += done &* 4; count &-= done
+        }
+        dispatchRow(BufferRowSource(base: base), BufferCoverage(base: coverageBase), count,
+                    UnsafeMutableBufferPointer(start: pixels, count: count &* 4))
+    }
+
+    /// Normal mode's groups of eight pixels through CSampleKernels' AVX2 composite (the Int32
+    /// kernel's bytes for any source bytes: penumbra_composite.c), when `code` is AVX2; returns
+    /// how many leading pixels it composited (a multiple of 8), nil when it did none.
+    @inline(__always)
+    private func normalRows(_ sources: UnsafePointer<SIMD4<UInt8>>, _ coverage: UnsafePointer<UInt8>?, _ constant: UInt8,
+                            _ count: Int, _ pixels: UnsafeMutablePointer<UInt8>, _ code: VectorCode) -> Int? {
+        guard self == .normal, code == .avx2, count >= 8 else { return nil }
+        let groups = count & ~7
+        UnsafeRawPointer(sources).withMemoryRebound(to: UInt8.self, capacity: groups * 4) {
+            penumbra_normal_row_avx2($0, coverage, constant, groups, pixels)
+        }
+        return groups
     }
 
     /// Composites `count` pixels of `source` with `coverage` into `destination`.
