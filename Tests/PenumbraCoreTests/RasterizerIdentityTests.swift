@@ -152,6 +152,46 @@ final class RasterizerIdentityTests: XCTestCase {
         XCTAssertGreaterThan(scratch.edges.capacity, 0, "small lists are kept for the next call")
     }
 
+    /// A large shape's edges rounded on several threads are the one-thread sort's, edge for edge
+    /// and band for band: many contours (rings, some past the region's sides and clipped, a
+    /// zigzag crossing every band), every thread count, runs of balanced points.
+    func testEdgesSortedOnSeveralThreadsAreTheOneThreadSort() {
+        var contours: [[Point]] = []
+        var rng = SplitMix64(seed: 0x50_27ED)
+        for ring in 0..<44 {
+            var circle = Path()
+            let r = 20 + Double(ring) * 17.3
+            circle.addEllipse(in: Rect(x: 300 - r + rng.double(in: -40...40), y: 300 - r, width: 2 * r, height: 2 * r))
+            contours += circle.flattened(transform: .identity).map(\.points)
+            if ring == 20 {
+                contours.append((0..<3000).map { i in Point(Double(i % 2) * 500 + rng.double(in: -3...3), 600 * Double(i) / 3000) })
+            }
+        }
+        let region = PixelRect(x: 0, y: 0, width: 600, height: 600)
+        let bands = (region.height + Accumulator.bandHeight - 1) / Accumulator.bandHeight
+        for rule in [FillRule.nonzero, .evenOdd] {
+            let shape = DeviceShape(contours: contours, rule: rule)
+            XCTAssertGreaterThan(shape.contours.reduce(0) { $0 + $1.count }, 5 * BandedEdges.pointsPerThread)
+            var one = BandedEdges()
+            one.sortByBand(of: shape, in: region, bands: bands)
+            for threads in 2...5 {
+                let runs = BandedEdges.runs(of: shape, threads: threads)
+                XCTAssert(runs.count > 1 && runs.count <= threads, "\(threads) threads: \(runs.count) runs")
+                XCTAssertEqual(runs.first?.lowerBound, 0)
+                XCTAssertEqual(runs.last?.upperBound, shape.contours.count)
+                for (a, b) in zip(runs, runs.dropFirst()) { XCTAssertEqual(a.upperBound, b.lowerBound) }
+                var many = BandedEdges()
+                many.sortByBand(of: shape, in: region, bands: bands, threads: threads)
+                XCTAssertEqual(many.bandStarts, one.bandStarts, "\(threads) threads: band starts")
+                XCTAssert(many.edges.elementsEqual(one.edges) { a, b in
+                    (a.sx, a.sy, a.ex, a.bottom, a.direction) == (b.sx, b.sy, b.ex, b.bottom, b.direction)
+                }, "\(threads) threads: the edges differ from one thread's")
+            }
+        }
+        // A small shape stays on one thread.
+        XCTAssertEqual(BandedEdges.runs(of: DeviceShape(contours: [Array(contours[0].prefix(100))], rule: .nonzero), threads: 4).count, 1)
+    }
+
     /// The edges' rounding to 1/256 pixel is `rounded()`'s (half away from zero), ties and the
     /// values next to them included, negative values and the clamps too.
     func testFixedPointRoundingMatchesRounded() {

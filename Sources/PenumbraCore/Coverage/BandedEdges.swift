@@ -6,8 +6,11 @@
 // edges are rounded once (EdgeClipper.forEachEdge, the values both renderers
 // share), stored top to bottom, and placed by a counting sort on the band of
 // their top row: a band then takes the edges starting in it, and keeps those
-// from bands above that reach it (Rasterizer.coverage).
+// from bands above that reach it (Rasterizer.coverage). A large shape's
+// contours are rounded on several cores, in runs of consecutive contours whose
+// lists are then placed band by band in run order: the one-thread order.
 
+import Dispatch
 import PenumbraModel
 
 /// An edge in 24.8 fixed point, region coordinates, stored top to bottom (`sy < bottom`) with
@@ -74,6 +77,72 @@ struct BandedEdges {
 }
 
 extension BandedEdges {
+    /// Points below which a shape's edges are rounded on one thread (about 0.1 ms of work).
+    static let pointsPerThread = 4096
+
+    /// Rounds and groups the edges of `shape` as `sortByBand(of:in:bands:)` does, on up to
+    /// `threads` threads when the shape has enough points: its contours are cut into runs of
+    /// consecutive contours with about as many points each, every run's edges are rounded into
+    /// a list of its own with its count per band, and the lists are placed band by band in run
+    /// order. Every band then holds the one-thread sort's edges in its order.
+    mutating func sortByBand(of shape: DeviceShape, in region: PixelRect, bands: Int, threads: Int) {
+        let runs = BandedEdges.runs(of: shape, threads: threads)
+        guard runs.count > 1 else { return sortByBand(of: shape, in: region, bands: bands) }
+        let bandUnits = Accumulator.bandHeight << Accumulator.subpixelShift
+        var parts = [[FixedEdge]](repeating: [], count: runs.count)
+        var counts = [[Int]](repeating: [], count: runs.count)
+        parts.withUnsafeMutableBufferPointer { partsBuffer in
+            counts.withUnsafeMutableBufferPointer { countsBuffer in
+                // Run r writes only parts[r] and counts[r], and every run ends before this returns.
+                let lists = DisjointWrites(partsBuffer.baseAddress!), perBand = DisjointWrites(countsBuffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: runs.count) { r in
+                    var list: [FixedEdge] = [], count = [Int](repeating: 0, count: bands)
+                    EdgeClipper.forEachEdge(of: shape, contours: runs[r], in: region) { x0, y0, x1, y1 in
+                        guard y0 != y1 else { return }
+                        let edge = FixedEdge(x0, y0, x1, y1)
+                        list.append(edge)
+                        count[Int(edge.sy) / bandUnits] += 1
+                    }
+                    lists.value[r] = list
+                    perBand.value[r] = count
+                }
+            }
+        }
+        bandStarts.removeAll(keepingCapacity: true)
+        bandStarts.append(0)
+        for b in 0..<bands { bandStarts.append(bandStarts[b] + counts.reduce(0) { $0 + $1[b] }) }
+        var next = Array(bandStarts.dropLast())
+        let total = bandStarts[bands]
+        edges = [FixedEdge](unsafeUninitializedCapacity: total) { out, initialized in
+            for part in parts {
+                for edge in part {
+                    let b = Int(edge.sy) / bandUnits
+                    (out.baseAddress! + next[b]).initialize(to: edge)
+                    next[b] += 1
+                }
+            }
+            initialized = total
+        }
+    }
+
+    /// `shape`'s contours cut into at most `threads` runs of consecutive contours, about as many
+    /// points each and at least `pointsPerThread` (one run for a small shape).
+    static func runs(of shape: DeviceShape, threads: Int) -> [Range<Int>] {
+        let points = shape.contours.reduce(0) { $0 + $1.count }
+        let count = max(1, min(threads, points / pointsPerThread, shape.contours.count))
+        guard count > 1 else { return [shape.contours.indices] }
+        var runs: [Range<Int>] = [], start = 0, seen = 0
+        for (i, contour) in shape.contours.enumerated() {
+            seen += contour.count
+            // Cut after the contour that reaches the next run's share of the points.
+            if runs.count < count - 1, seen * count >= points * (runs.count + 1) {
+                runs.append(start..<(i + 1)); start = i + 1
+            }
+        }
+        if start < shape.contours.count { runs.append(start..<shape.contours.count) }
+        return runs
+    }
+
     /// Accumulates and resolves bands `bands` of `region` (whose edges these are, sorted for
     /// `region.height` rows) top to bottom, handing each row to `body` in order, with `scratch`'s
     /// cells (zero on entry and on return). The edges of bands above the first that reach it are
@@ -135,7 +204,7 @@ package struct ShapeBands: Sendable {
         self.region = region; rule = shape.rule
         bandCount = (region.height + Accumulator.bandHeight - 1) / Accumulator.bandHeight
         var sorted = BandedEdges()
-        sorted.sortByBand(of: shape, in: region, bands: bandCount)
+        sorted.sortByBand(of: shape, in: region, bands: bandCount, threads: Parallelism.maxThreads)
         sorted.releaseUnsorted()
         self.sorted = sorted
     }

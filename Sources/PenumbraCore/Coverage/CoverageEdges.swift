@@ -100,10 +100,18 @@ struct EdgeClipper {
     /// region's right side and one whose ends round to the same height, and so does this.
     @inline(__always)
     static func forEachEdge(of shape: DeviceShape, in region: PixelRect, _ emit: (Int, Int, Int, Int) -> Void) {
+        forEachEdge(of: shape, contours: shape.contours.indices, in: region, emit)
+    }
+
+    /// ``forEachEdge(of:in:_:)`` for the contours `contours` of `shape` alone: the edges it hands
+    /// on for them, in the same order.
+    @inline(__always)
+    static func forEachEdge(of shape: DeviceShape, contours: Range<Int>, in region: PixelRect,
+                            _ emit: (Int, Int, Int, Int) -> Void) {
         let clipper = EdgeClipper(width: region.width, height: region.height)
         let ox = Double(region.x), oy = Double(region.y)
         let w = Double(region.width), h = Double(region.height)
-        for contour in shape.contours where contour.count >= 2 {
+        for contour in shape.contours[contours] where contour.count >= 2 {
             // False for a NaN or infinite point too: those take `clip`, which skips their edges.
             let inside = contour.allSatisfy { p in
                 let x = p.x - ox, y = p.y - oy
