@@ -62,6 +62,7 @@ typedef struct encode_job {
     size_t bpp, row_bytes, stride; // stride = 1 + row_bytes (filter type byte)
     int level;
     penumbra_png_filter filter;
+    int premultiplied;            // rgba is premultiplied: pack_row makes it straight
     uint8_t *filtered;            // height * stride
     uint32_t rows_per_band, band_count;
     band_output *bands;
@@ -81,8 +82,32 @@ static int stop_requested(encode_job *job) {
 
 // MARK: - Filtering
 
+/// straight[a][c]: the straight colour of premultiplied colour c at alpha a, as PNGCodec's
+/// `unpremultiply`: 0 when a is 0, else min(255, floor((510 c + a) / (2 a))).
+static uint8_t straight[256][256];
+static pthread_once_t straight_once = PTHREAD_ONCE_INIT;
+
+static void fill_straight(void) {
+    for (int a = 1; a < 256; a++)
+        for (int c = 0; c < 256; c++) {
+            int v = (c * 510 + a) / (2 * a);
+            straight[a][c] = (uint8_t)(v > 255 ? 255 : v);
+        }
+}
+
+/// Row y as the PNG stores it: RGBA, or RGB with the fourth byte dropped; premultiplied rows
+/// are made straight here, on the filtering threads, rather than copied and converted first.
 static void pack_row(const encode_job *job, uint32_t y, uint8_t *row) {
     const uint8_t *source = job->rgba + (size_t)y * job->width * 4;
+    if (job->bpp == 4 && job->premultiplied) {
+        for (uint32_t x = 0; x < job->width; x++, source += 4, row += 4) {
+            uint8_t a = source[3];
+            if (a == 255) { memcpy(row, source, 4); continue; }
+            const uint8_t *table = straight[a];
+            row[0] = table[source[0]]; row[1] = table[source[1]]; row[2] = table[source[2]]; row[3] = a;
+        }
+        return;
+    }
     if (job->bpp == 4) { memcpy(row, source, job->row_bytes); return; }
     for (uint32_t x = 0; x < job->width; x++) {
         row[0] = source[0]; row[1] = source[1]; row[2] = source[2];
@@ -319,13 +344,14 @@ static void say(char *message, size_t capacity, const char *text) {
 int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
                                 int compression_level, penumbra_png_filter filter, int thread_count,
                                 penumbra_png_buffer *out, char *message, size_t message_capacity) {
-    return penumbra_png_encode_cancellable(rgba, width, height, has_alpha, compression_level, filter, thread_count,
+    return penumbra_png_encode_cancellable(rgba, width, height, has_alpha, 0, compression_level, filter, thread_count,
                                            NULL, out, message, message_capacity);
 }
 
 int penumbra_png_encode_cancellable(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
-                                    int compression_level, penumbra_png_filter filter, int thread_count,
-                                    const int *cancel, penumbra_png_buffer *out, char *message, size_t message_capacity) {
+                                    int premultiplied, int compression_level, penumbra_png_filter filter,
+                                    int thread_count, const int *cancel, penumbra_png_buffer *out, char *message,
+                                    size_t message_capacity) {
     say(message, message_capacity, "");
     if (out == NULL) { say(message, message_capacity, "no output buffer"); return 1; }
     out->bytes = NULL; out->size = 0; out->capacity = 0;
@@ -349,6 +375,8 @@ int penumbra_png_encode_cancellable(const uint8_t *rgba, uint32_t width, uint32_
     job.stride = job.row_bytes + 1;
     job.level = compression_level;
     job.filter = filter;
+    job.premultiplied = has_alpha && premultiplied;
+    if (job.premultiplied) pthread_once(&straight_once, fill_straight);
     size_t rows = BAND_TARGET_BYTES / job.stride;
     job.rows_per_band = rows < 1 ? 1 : rows > height ? height : (uint32_t)rows;
     job.band_count = (uint32_t)((height + (size_t)job.rows_per_band - 1) / job.rows_per_band);

@@ -79,6 +79,29 @@ extension PNGCodecTests {
         }
     }
 
+    /// The encoder makes rows straight as it filters them: the file holds `unpremultiply` of every
+    /// colour byte at every alpha (c above a included), the alpha as it was, on one thread and
+    /// several, for every filter (the rows above are made straight too).
+    func testEveryPremultipliedByteIsStoredAsUnpremultiplyGivesIt() throws {
+        var bitmap = Bitmap(width: 256, height: 256)
+        for a in 0..<256 { for c in 0..<256 {
+            bitmap[c, a] = SIMD4(UInt8(c), UInt8(255 - c), UInt8((c * 7) & 255), UInt8(a))
+        } }
+        var expected = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        for a in 0..<256 { for c in 0..<256 {
+            let p = bitmap[c, a], i = (a * 256 + c) * 4
+            for k in 0..<3 { expected[i + k] = unpremultiply(p[k], alpha: p.w) }
+            expected[i + 3] = p.w
+        } }
+        for filter in [PNGFilter.none, .paeth, .adaptive] {
+            for threads in [1, 3] {
+                let png = try PNGCodec.encode(bitmap, compressionLevel: 1, filter: filter, threads: threads)
+                let file = try PNGCodec.decodeStraight(png, maxPixels: 1 << 16)
+                XCTAssert(file.pixels == expected, "\(filter), \(threads) threads: a straight byte differs from unpremultiply's")
+            }
+        }
+    }
+
     func testEncodingIsDeterministicWithOnlySRGB() throws {
         for opaque in [true, false] {
             let bitmap = randomBitmap(width: 19, height: 7, opaque: opaque, seed: 3)

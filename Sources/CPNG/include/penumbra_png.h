@@ -101,10 +101,14 @@ int penumbra_png_encode_threads(const uint8_t *rgba, uint32_t width, uint32_t he
                                 penumbra_png_buffer *out, char *message, size_t message_capacity);
 
 /// penumbra_png_encode_threads that stops between bands once `*cancel` is set (penumbra_flag.h;
-/// NULL: never), returning 2 with the message "cancelled" and an empty `*out`.
+/// NULL: never), returning 2 with the message "cancelled" and an empty `*out`. With
+/// `premultiplied` (and `has_alpha`) the rows are premultiplied RGBA8, made straight while they
+/// are filtered (colour c at alpha a: 0 when a is 0, else min(255, floor((510 c + a) / (2 a)))),
+/// which gives the bytes of encoding their straight copy.
 int penumbra_png_encode_cancellable(const uint8_t *rgba, uint32_t width, uint32_t height, int has_alpha,
-                                    int compression_level, penumbra_png_filter filter, int thread_count,
-                                    const int *cancel, penumbra_png_buffer *out, char *message, size_t message_capacity);
+                                    int premultiplied, int compression_level, penumbra_png_filter filter,
+                                    int thread_count, const int *cancel, penumbra_png_buffer *out, char *message,
+                                    size_t message_capacity);
 
 /// Frees an encoded buffer and empties it. Safe on an empty buffer.
 void penumbra_png_buffer_free(penumbra_png_buffer *buffer);

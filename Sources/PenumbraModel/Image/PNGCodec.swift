@@ -170,10 +170,8 @@ public enum PNGCodec {
         guard (0...9).contains(compressionLevel) else {
             throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
         }
-        var straight = bitmap.pixels
-        convertColours(&straight, unpremultiply)
-        return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
-                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: 0)
+        return try encodePixels(bitmap.pixels, width: bitmap.width, height: bitmap.height, premultiplied: true,
+                                compressionLevel: compressionLevel, filter: filter, threads: 0)
     }
 
     static func encode(_ bitmap: Bitmap, compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
@@ -189,25 +187,22 @@ public enum PNGCodec {
         guard (0...9).contains(compressionLevel) else {
             throw PNGError("PNG: compression level \(compressionLevel) is outside 0...9")
         }
-        if bitmap.isOpaque { // straight equals premultiplied; the shim drops the alpha bytes
-            return try encodeStraight(bitmap.pixels, width: bitmap.width, height: bitmap.height,
-                                      hasAlpha: false, compressionLevel: compressionLevel, filter: filter, threads: threads)
-        }
-        var straight = bitmap.pixels
-        convertColours(&straight, unpremultiply)
-        return try encodeStraight(straight, width: bitmap.width, height: bitmap.height,
-                                  hasAlpha: true, compressionLevel: compressionLevel, filter: filter, threads: threads)
+        // Opaque: straight equals premultiplied, and the shim drops the alpha bytes (RGB).
+        return try encodePixels(bitmap.pixels, width: bitmap.width, height: bitmap.height, premultiplied: !bitmap.isOpaque,
+                                compressionLevel: compressionLevel, filter: filter, threads: threads)
     }
 
-    private static func encodeStraight(_ rgba: [UInt8], width: Int, height: Int, hasAlpha: Bool,
-                                       compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
+    /// Encodes premultiplied RGBA pixels as RGBA (the shim makes each row straight as it
+    /// filters it, `unpremultiply`'s values, so no converted copy is made), or opaque ones as RGB.
+    private static func encodePixels(_ rgba: [UInt8], width: Int, height: Int, premultiplied hasAlpha: Bool,
+                                     compressionLevel: Int, filter: PNGFilter, threads: Int) throws -> [UInt8] {
         var message = [CChar](repeating: 0, count: Int(PENUMBRA_PNG_MESSAGE_CAPACITY))
         var buffer = penumbra_png_buffer(bytes: nil, size: 0, capacity: 0)
         // The current cancellation token stops the encoder between its bands.
         let cancellation = RenderCancellation.current
         let status = rgba.withUnsafeBufferPointer { pixels in
             penumbra_png_encode_cancellable(pixels.baseAddress, UInt32(width), UInt32(height), hasAlpha ? 1 : 0,
-                                            Int32(compressionLevel), filter.shimValue, Int32(max(0, min(threads, 16))),
+                                            hasAlpha ? 1 : 0, Int32(compressionLevel), filter.shimValue, Int32(max(0, min(threads, 16))),
                                             cancellation?.flagForC, &buffer, &message, message.count)
         }
         defer { penumbra_png_buffer_free(&buffer) }
