@@ -2,13 +2,12 @@
 // renderer's pool (GLTexturePool) through the render's lease.
 //
 // Every texture is sampled with texelFetch only (NEAREST, no mipmaps, so it is
-// complete). Uploaded coverage masks (clips) are R8UI holding the CPU's U8
-// coverage, GPU coverage R32UI (GPUCoverage); shadow planes
-// are Float values bit for bit, four pixels to an RGBA32F texel; images are RGBA8UI (exact bytes, GLImageCache); render
-// targets (canvas, layers) are RGBA8 colour attachments. A surface may be
-// larger than asked for: each texture carries the rect it stands for, and
-// nothing reads beyond it. `mask(_:)` is the one place a CoverageMask is
-// uploaded.
+// complete). Coverage (shapes', clips', casters') is R32UI, four U8 values a
+// texel, computed on the GPU (GPUCoverage); no CPU mask is uploaded. Shadow
+// planes are Float values bit for bit, four pixels to an RGBA32F texel; images
+// are RGBA8UI (exact bytes, GLImageCache); render targets (canvas, layers) are
+// RGBA8 colour attachments. A surface may be larger than asked for: each
+// texture carries the rect it stands for, and nothing reads beyond it.
 import CEGL
 import PenumbraModel
 import PenumbraCore

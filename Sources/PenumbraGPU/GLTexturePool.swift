@@ -1,7 +1,7 @@
 // GLTexturePool: the renderer's textures and framebuffers, kept across ops
 // and renders instead of created and deleted for each.
 //
-// A surface is a texture of one kind (an RGBA8 target, an R8UI or R32UI mask, an
+// A surface is a texture of one kind (an RGBA8 target, an R32UI coverage mask, an
 // RGBA32F shadow plane, an RGBA32F stop table) with its immutable storage
 // allocated once at a bucketed size (each side rounded up to a multiple of 64,
 // of 256 above 1024, never beyond the GPU's limit), and for target kinds the

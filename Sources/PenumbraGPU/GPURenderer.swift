@@ -7,9 +7,10 @@
 // and integer atomics): the planner clips each edge to the op's region and
 // rounds it to 24.8 fixed point on the CPU (cheap, per edge), the GPU
 // accumulates the cells and resolves them into U8 coverage, so the masks
-// equal the CPU's by construction; clip masks (one per clip node and
-// render) and a gradient's clip-shaped shadow caster are still the CPU's
-// masks, uploaded as R8UI. Everything per pixel after that runs on the GPU
+// equal the CPU's by construction; clips (each node's coverage from its
+// edges, a chain's as their product: GPUFrame+Clips.swift) and shadow
+// casters are computed the same way, so no coverage mask is made on the CPU
+// or uploaded. Everything per pixel after that runs on the GPU
 // as well: paint (image sampling under the inverse CTM, nine-slice,
 // gradients, layers), the blend formula of every mode, shadows (caster
 // alpha, two Gaussian passes) and layers, all in the integer arithmetic of
