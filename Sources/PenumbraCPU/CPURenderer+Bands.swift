@@ -7,10 +7,9 @@
 // scratch, so the rows are the ones a walk from the top gives, and every
 // pixel gets the composite it would get through a mask (SpanCompositor).
 //
-// Under a clip, the row's coverage between its first and last span is
-// multiplied by the clip's row in one pass and composited between its first
-// and last nonzero value: div255(coverage x clip), the product the dense
-// path computes (255 x g x c = g x c).
+// Under a clip, the row's spans are multiplied by the clip's row's spans
+// (ClippedSpans.swift): div255(coverage x clip) per pixel, constant where both
+// are, with no dense row built.
 import PenumbraModel
 import PenumbraCore
 
@@ -33,23 +32,11 @@ extension CPUFrame {
                         pixels.composite(row: row, scratch)
                         return true
                     }
-                    // Under a clip: the row's coverage from its first span to its last, densely
-                    // (zeros between spans), times the clip's row in one pass, then composited
-                    // between its first and last nonzero values, as the dense path does.
-                    guard let extent = row.extent else { return true }
-                    let cov = UnsafeMutableBufferPointer(start: scratch.clipped, count: extent.count)
-                    cov.initialize(repeating: 0)
-                    row.forEachSpan { x, count, values, constant in
-                        let at = cov.baseAddress! + (x - extent.lowerBound)
-                        if let values { at.update(from: values, count: count) } else { at.update(repeating: constant, count: count) }
+                    // Under a clip: the row's spans times the clip's (ClippedSpans.swift).
+                    row.collectSpans(into: &scratch.geometrySpans)
+                    clip.withSpans(inRow: y, from: region.x, to: region.maxX, collectingInto: &scratch.clipSpans) {
+                        pixels.composite(y: y, geometry: scratch.geometrySpans, clip: $0, originX: region.x, scratch)
                     }
-                    clip.multiplyRow(y: y, x0: extent.lowerBound, into: cov)
-                    var first = 0, last = cov.count
-                    while first < last && cov[first] == 0 { first += 1 }
-                    guard first < last else { return true }
-                    while cov[last - 1] == 0 { last -= 1 }
-                    pixels.composite(y: y, x: extent.lowerBound + first, count: last - first, coverage: cov.baseAddress! + first,
-                                     constant: 0, scratch)
                     return true
                 }
             }

@@ -78,7 +78,7 @@ struct CasterAlpha {
             if (row - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
             let y = plane.y + row, output = values + row * width
             output.initialize(repeating: 0, count: width)
-            CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage, clip: nil,
+            CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage,
                                  into: coverage)
             var lo = 0, hi = width
             while lo < hi && coverage[lo] == 0 { lo += 1 }

@@ -157,45 +157,48 @@ struct CPUFrame {
         }
     }
 
-    /// Composites `shader` into the target over `region` with coverage = geometry x clip.
-    /// Works a row at a time, rows split in bands over the cores: without a clip, each span of
-    /// the geometry's sparse coverage is composited as it is (a constant span of a solid paint
-    /// in one call); with a clip, the row's coverage is 1 x geometry x clip, densely, and the
-    /// shader runs only between its first and last covered pixel. The blend mode's row
-    /// compositor (specialised per mode) mixes and rounds.
+    /// Composites `shader` into the target over `region` with coverage = geometry x clip (no
+    /// geometry: the whole region, coverage 1). Works a row at a time, rows split in bands over
+    /// the cores, on spans: without a clip each span of the geometry's sparse coverage is
+    /// composited as it is (a constant span of a solid paint in one call, a plane as one run);
+    /// under a clip the geometry's spans times the clip's (ClippedSpans.swift). The blend
+    /// mode's row compositor (specialised per mode) mixes and rounds.
     mutating func composite(region: PixelRect, coverage: CoverageMask?, clip: CoverageMask?, shader: Shader,
                             alpha: UInt8, mode: BlendMode) {
         let frame = target.frame, cancellation = self.cancellation
+        let plane = [RowSpan(x: region.x, count: region.width, values: nil, constant: 255)]
         target.bitmap.pixels.withUnsafeMutableBufferPointer { px in
             let pixels = SpanCompositor(pixels: px, frame: frame, shader: shader, alpha: alpha, mode: mode, region: region)
             RowBands.run(rows: region.y..<region.maxY, pixels: region.area) { rows in
                 let scratch = SpanCompositor.Scratch(width: region.width)
                 for y in rows {
                     if (y - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
-                    if clip == nil, let coverage {
-                        pixels.composite(y: y, mask: coverage, from: region.x, to: region.maxX, scratch)
+                    guard let clip else {
+                        if let coverage {
+                            pixels.composite(y: y, mask: coverage, from: region.x, to: region.maxX, scratch)
+                        } else {
+                            pixels.composite(y: y, x: region.x, count: region.width, coverage: nil, constant: 255, scratch)
+                        }
                         continue
                     }
-                    let cov = scratch.coverage
-                    CPUFrame.coverageRow(y: y, x0: region.x, width: region.width, coverage: coverage, clip: clip,
-                                         into: UnsafeMutableBufferPointer(start: cov, count: region.width))
-                    var lo = 0, hi = region.width
-                    while lo < hi && cov[lo] == 0 { lo += 1 }
-                    guard lo < hi else { continue }
-                    while cov[hi - 1] == 0 { hi -= 1 }
-                    pixels.composite(y: y, x: region.x + lo, count: hi - lo, coverage: cov + lo, constant: 0, scratch)
+                    clip.withSpans(inRow: y, from: region.x, to: region.maxX, collectingInto: &scratch.clipSpans) { clipSpans in
+                        guard let coverage else {
+                            return pixels.composite(y: y, geometry: plane, clip: clipSpans, originX: region.x, scratch)
+                        }
+                        coverage.withSpans(inRow: y, from: region.x, to: region.maxX, collectingInto: &scratch.geometrySpans) {
+                            pixels.composite(y: y, geometry: $0, clip: clipSpans, originX: region.x, scratch)
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// Fills `out[0..<width]` with the U8 coverage of row `y` from `x0`: 255 times the
-    /// geometry's (when there is one) times the clip's, each product `div255`, 0 outside
-    /// either mask's region.
-    static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?, clip: CoverageMask?,
+    /// Fills `out[0..<width]` with the U8 coverage of row `y` from `x0` (a shadow caster's,
+    /// densely): the geometry's, 0 outside its region, or 255 everywhere without one.
+    static func coverageRow(y: Int, x0: Int, width: Int, coverage: CoverageMask?,
                             into out: UnsafeMutableBufferPointer<UInt8>) {
         for i in 0..<width { out[i] = 255 }
         coverage?.multiplyRow(y: y, x0: x0, into: out)
-        clip?.multiplyRow(y: y, x0: x0, into: out)
     }
 }

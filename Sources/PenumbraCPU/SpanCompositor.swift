@@ -21,8 +21,10 @@ struct SpanCompositor {
     final class Scratch {
         let sources: UnsafeMutablePointer<SIMD4<UInt8>>
         let coverage: UnsafeMutablePointer<UInt8>
-        /// A resolved row's coverage times the clip, before it is composited (CPUFrame+Bands).
+        /// Coverage times the clip, before it is composited (ClippedSpans.swift), by column.
         let clipped: UnsafeMutablePointer<UInt8>
+        /// A row's spans of geometry and of the clip, reused from row to row (ClippedSpans.swift).
+        var geometrySpans: [RowSpan] = [], clipSpans: [RowSpan] = []
 
         init(width: Int) {
             let n = max(1, width)

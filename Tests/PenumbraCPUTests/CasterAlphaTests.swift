@@ -17,7 +17,7 @@ final class CasterAlphaTests: XCTestCase {
         var row = [UInt8](repeating: 255, count: plane.width)
         for y in plane.y..<plane.maxY {
             let any: Bool = row.withUnsafeMutableBufferPointer { rp in
-                CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, clip: nil, into: rp)
+                CPUFrame.coverageRow(y: y, x0: plane.x, width: plane.width, coverage: plan.casterCoverage, into: rp)
                 return rp.contains { $0 > 0 }
             }
             guard any else { continue }

@@ -112,6 +112,21 @@ import PenumbraModel
         } }
     }
 
+    /// Calls `body` with the spans of row `y` that meet columns `from..<to`, cut to them, left to
+    /// right, collected into `list` (emptied first); their values point into the mask's storage
+    /// and stay valid during the call.
+    @inline(__always)
+    package func withSpans<R>(inRow y: Int, from: Int, to: Int, collectingInto list: inout [RowSpan],
+                              _ body: ([RowSpan]) -> R) -> R {
+        storage.withUnsafeBufferPointer { _ in  // the storage, pinned while `body` reads it
+            list.removeAll(keepingCapacity: true)
+            forEachSpan(inRow: y, from: from, to: to) { x, count, values, constant in
+                list.append(RowSpan(x: x, count: count, values: values, constant: constant))
+            }
+            return body(list)
+        }
+    }
+
     /// Coverage at a pixel (0 outside the region).
     @usableFromInline package subscript(x: Int, y: Int) -> UInt8 {
         var value: UInt8 = 0

@@ -88,3 +88,24 @@ package struct CoverageRow {
         }
     }
 }
+
+/// A span of one row's coverage as a consumer holds it between two lists (a clip's product):
+/// its first pixel's device x, its pixel count, and its values (one per pixel) or, when
+/// `values` is nil, its one `constant`. The values belong to the list it came from.
+package struct RowSpan {
+    package var x: Int, count: Int
+    package var values: UnsafePointer<UInt8>?
+    package var constant: UInt8
+    package init(x: Int, count: Int, values: UnsafePointer<UInt8>?, constant: UInt8) {
+        self.x = x; self.count = count; self.values = values; self.constant = constant
+    }
+}
+
+extension CoverageRow {
+    /// The row's spans, left to right, into `list` (emptied first); their values are the row's
+    /// buffers, valid until the row is reset.
+    package func collectSpans(into list: inout [RowSpan]) {
+        list.removeAll(keepingCapacity: true)
+        forEachSpan { x, count, values, constant in list.append(RowSpan(x: x, count: count, values: values, constant: constant)) }
+    }
+}
