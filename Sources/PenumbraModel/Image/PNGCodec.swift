@@ -62,8 +62,8 @@ public enum PNGFilter: String, Sendable, Hashable, CaseIterable {
 /// with the shim's own parallel encoder (zlib only).
 public enum PNGCodec {
     /// Applies `convert(channel, alpha:)` to the colour channels of every RGBA8 pixel that is
-    /// not opaque (premultiplying on the way in, un-premultiplying on the way out); both
-    /// conversions map a pixel of alpha 0 to 0. Blocks of 32 pixels whose alphas are all 255
+    /// not opaque (premultiplying decoded pixels; the encoder un-premultiplies in its C shim, row
+    /// by row as it filters); a pixel of alpha 0 becomes 0. Blocks of 32 pixels whose alphas are all 255
     /// (ANDed eight bytes at a time) are skipped whole, as are blocks whose bytes are all 0: an
     /// opaque photo, or the transparent part of a canvas, costs one read of its bytes.
     @inline(__always)
