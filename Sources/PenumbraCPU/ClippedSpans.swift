@@ -41,12 +41,13 @@ extension SpanCompositor {
             let start = max(g.x, c.x), end = min(gEnd, cEnd)
             if gEnd <= cEnd { i += 1 } else { j += 1 }
             guard start < end else { continue }
-            if g.values == nil && c.values == nil {
-                let value = CoverageMask.product(g.constant, c.constant)
-                if value == 0 { continue }
-                if solid != nil || (value == 255 && opaqueImage != nil) {
+            // Both constant: one product for the whole overlap.
+            let constant = g.values == nil && c.values == nil ? CoverageMask.product(g.constant, c.constant) : nil
+            if let constant {
+                if constant == 0 { continue }
+                if solid != nil || (constant == 255 && opaqueImage != nil) {
                     flush()
-                    composite(y: y, x: start, count: end - start, coverage: nil, constant: value, scratch)
+                    composite(y: y, x: start, count: end - start, coverage: nil, constant: constant, scratch)
                     continue
                 }
             }
@@ -58,7 +59,7 @@ extension SpanCompositor {
             }
             switch (g.values, c.values) {
             case (nil, nil):
-                let value = CoverageMask.product(g.constant, c.constant)
+                let value = constant ?? 0
                 for x in start..<end { values[x] = value }
             case (let gv?, nil):
                 for x in start..<end { values[x] = CoverageMask.product(gv[x - g.x], c.constant) }
