@@ -127,6 +127,16 @@ extension View {
                          backend: backend).render()
     }
 
+    /// The view and its subviews as they are now, kept as a resolution-independent recording of
+    /// the bounds' size: a snapshot that stays drawing. Lowered at a scale it gives the pixels of
+    /// ``snapshot(scale:background:layoutDirection:backend:)`` at that scale. Each `draw(_:in:)`
+    /// runs once, now, into a recording context (in bounds coordinates; its CTM starts as the
+    /// identity), so later changes to the views do not reach the recording.
+    public func recording(layoutDirection: LayoutDirection = .leftToRight) -> Recording {
+        let root = rootNode(direction: layoutDirection).recordingProcedures()
+        return Recording(size: root.bounds.size) { DrawViewOp(root: root, layoutDirection: layoutDirection).draw(into: $0) }
+    }
+
     /// Draws the view and its subviews into `rect` of `context`, its bounds scaled to fill it
     /// (`drawHierarchy(in:afterScreenUpdates:)`); the context's alpha, blend mode, shadow and
     /// clip apply to the whole tree.

@@ -388,7 +388,7 @@ extension DifferentialFuzzTests {
             if let p = l.shadowPath { fields.append("shadowPath \(p)") }
         }
         switch node.content {
-        case .none, .procedure: break
+        case .none, .procedure, .recording: break
         case .ops(let ops): fields.append("draw \(ops)")
         case .image, .label: fields.append(notes[node.id] ?? "\(node.content)")
         case .blur(let s): fields.append("visualEffect blur \(s)")

@@ -1,5 +1,6 @@
-// Scene's display list: the scene's ops replayed onto a fresh context within
-// the scene's budget. It lives with the planner (not with Scene, in
+// Scene's display list: the scene's recording (its ops made on a recording
+// context, Scene+Recording.swift) lowered onto a fresh context within the
+// scene's budget. It lives with the planner (not with Scene, in
 // PenumbraModel) because the budget is checked by walking the list as the
 // renderers execute it (RenderBudget+Check.swift).
 import PenumbraModel
@@ -14,11 +15,8 @@ extension Scene {
     public func displayList() throws -> DisplayList {
         let context = makeContext()
         context.geometryBudget = GeometryBudget(limit: limits.maxGeometryPoints)
-        for (index, op) in ops.enumerated() {
-            if index & 15 == 0 { try RenderCancellation.checkCurrent() }
-            context.origin = index
-            op.replay(into: context)
-        }
+        try RenderCancellation.checkCurrent()
+        recording.replay(into: context, keepingOrigins: true)
         var list = context.displayList
         list.warnings = warnings
         try RenderCancellation.checkCurrent()

@@ -39,6 +39,7 @@ extension GraphicsContext {
     /// points, its saturation adjusted and `tint` composited over it (UIVisualEffectView's blur,
     /// CSS backdrop-filter). Ignores the context alpha and blend mode; casts no shadow.
     public func blurBackdrop(_ path: Path, radius: Double, saturation: Double = 1, tint: Color? = nil) {
+        if recorded(.blurBackdrop(path, radius: radius, saturation: saturation, tint: tint)) { return }
         guard let shape = deviceShape(filling: path, rule: .nonzero) else { return }
         let blur = BackdropBlur(shape: shape, sigma: radius * list.scale, saturation: saturation, tint: tint)
         record(.blurBackdrop(blur, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: state.clip)))

@@ -7,6 +7,9 @@
 // Outlining strokes, the costly part of recording, is deferred until the
 // list is read and then done for all pending strokes at once, on every core
 // (GraphicsContext+Strokes.swift).
+// A context made with `init(recordingSize:)` resolves nothing: it keeps each
+// call in user space (Recording.swift) and only tracks the state, so that
+// what reads it (`ctm`, `saveDepth`) answers as it would while drawing.
 
 /// A recording graphics context with Quartz 2D's state model.
 public final class GraphicsContext {
@@ -47,6 +50,10 @@ public final class GraphicsContext {
     /// The caller's name for what is being recorded now (a scene's op index), kept per command
     /// so that an error found later (a budget) can name the op.
     package var origin = 0
+    /// The calls kept by a recording context; nil for a context that lowers to a display list.
+    private var recordedEntries: [Recording.Entry]?
+    /// The size a recording context was made for.
+    private var recordingSize = Size(width: 0, height: 0)
     /// The points fills and strokes may make in all; nil: only each call's own guards.
     package var geometryBudget: GeometryBudget?
     /// The origin of the first fill or stroke that did not fit `geometryBudget` (it was dropped).
@@ -57,6 +64,33 @@ public final class GraphicsContext {
     public init(pixelWidth width: Int, pixelHeight height: Int, scale: Double = 1, background: Color? = nil) {
         list = DisplayList(width: width, height: height, scale: scale, background: background)
         state = State(ctm: AffineTransform(scaleX: scale, y: scale))
+    }
+
+    /// A recording context for a drawing of `size` points: it renders nothing and lowers nothing,
+    /// but keeps every call in user space (its transform starts as the identity) for
+    /// ``recording``, which can then be lowered at any scale or drawn into another context.
+    /// Its ``displayList`` stays empty.
+    public init(recordingSize size: Size) {
+        list = DisplayList(width: 0, height: 0, scale: 1, background: nil)
+        state = State(ctm: .identity)
+        recordedEntries = []
+        recordingSize = size
+    }
+
+    /// What a recording context has kept so far (layers still open stay open in it); nil for a
+    /// context that draws to a canvas.
+    public var recording: Recording? {
+        recordedEntries.map { Recording(size: recordingSize, entries: $0) }
+    }
+
+    /// True for a context made with ``init(recordingSize:)``.
+    public var isRecording: Bool { recordedEntries != nil }
+
+    /// In a recording context, keeps `call` and returns true: the caller then lowers nothing.
+    func recorded(_ call: RecordedCall) -> Bool {
+        guard recordedEntries != nil else { return false }
+        recordedEntries!.append(Recording.Entry(call: call, origin: origin))
+        return true
     }
 
     /// A context for a canvas of `size` points at `scale`: round(size * scale) pixels.
@@ -93,10 +127,12 @@ public final class GraphicsContext {
         origins.append(origin)
     }
 
-    /// The recorded display list, with layers still open ended in reverse order.
+    /// The recorded display list, with layers still open ended in reverse order (empty for a
+    /// recording context: see ``recording``).
     public var displayList: DisplayList {
         outlinePendingStrokes()
         var out = list
+        guard !isRecording else { return out }
         for saved in stack where saved.startsLayer { out.commands.append(.endLayer); _ = saved }
         return out
     }
@@ -104,10 +140,14 @@ public final class GraphicsContext {
     // MARK: Graphics state (CGContextSaveGState / RestoreGState)
 
     /// Pushes a copy of the graphics state.
-    public func saveGState() { stack.append(SavedState(state: state, startsLayer: false)) }
+    public func saveGState() {
+        _ = recorded(.save)
+        stack.append(SavedState(state: state, startsLayer: false))
+    }
 
     /// Pops the graphics state; ignored when nothing was saved since the innermost open layer.
     public func restoreGState() {
+        _ = recorded(.restore)
         guard let top = stack.last, !top.startsLayer else { return }
         state = stack.removeLast().state
     }
@@ -115,7 +155,10 @@ public final class GraphicsContext {
     // MARK: Current transform
 
     /// Concatenates `t` to the CTM: `t` applies first, in user space (CGContextConcatCTM).
-    public func concatenate(_ t: AffineTransform) { state.ctm = t.concatenating(state.ctm) }
+    public func concatenate(_ t: AffineTransform) {
+        _ = recorded(.concat(t))
+        state.ctm = t.concatenating(state.ctm)
+    }
     /// CGContextTranslateCTM.
     public func translateBy(x: Double, y: Double) { concatenate(AffineTransform(translationX: x, y: y)) }
     /// CGContextScaleCTM.
@@ -126,44 +169,70 @@ public final class GraphicsContext {
     // MARK: Compositing state
 
     /// CGContextSetAlpha (clamped to 0...1).
-    public func setAlpha(_ alpha: Double) { state.alpha = min(1, max(0, alpha)) }
+    public func setAlpha(_ alpha: Double) {
+        _ = recorded(.setAlpha(alpha))
+        state.alpha = min(1, max(0, alpha))
+    }
     /// CGContextSetBlendMode.
-    public func setBlendMode(_ mode: BlendMode) { state.blendMode = mode }
+    public func setBlendMode(_ mode: BlendMode) {
+        _ = recorded(.setBlendMode(mode))
+        state.blendMode = mode
+    }
     /// CGContextSetInterpolationQuality: how later image draws sample (mipmapped by default).
-    public func setInterpolationQuality(_ quality: ImageInterpolation) { state.interpolationQuality = quality }
+    public func setInterpolationQuality(_ quality: ImageInterpolation) {
+        _ = recorded(.setInterpolationQuality(quality))
+        state.interpolationQuality = quality
+    }
     /// CGContextSetShadowWithColor: offset and blur in base-space points; nil colour is black at 1/3.
     public func setShadow(offset: Size, blur: Double, color: Color? = nil) {
-        state.shadow = Shadow(offset: offset, blur: blur, color: color ?? .defaultShadow)
+        setShadow(Shadow(offset: offset, blur: blur, color: color ?? .defaultShadow))
     }
     /// Removes the shadow (zero blur, zero offset, clear colour).
-    public func clearShadow() { state.shadow = nil }
+    public func clearShadow() { setShadow(nil) }
+    /// Sets the shadow later drawings cast; nil is none.
+    package func setShadow(_ shadow: Shadow?) {
+        _ = recorded(.setShadow(shadow))
+        state.shadow = shadow
+    }
 
     // MARK: Paint and line style
 
     /// Sets the colour of later fills, as `CGContext.setFillColor(_:)`; black by default.
-    public func setFillColor(_ color: Color) { state.fillColor = color }
+    public func setFillColor(_ color: Color) {
+        _ = recorded(.setFillColor(color))
+        state.fillColor = color
+    }
     /// Sets the colour of later strokes, as `CGContext.setStrokeColor(_:)`; black by default.
-    public func setStrokeColor(_ color: Color) { state.strokeColor = color }
+    public func setStrokeColor(_ color: Color) {
+        _ = recorded(.setStrokeColor(color))
+        state.strokeColor = color
+    }
     /// Sets the width of later strokes in user-space units (scaled by the current transform), as
     /// `CGContext.setLineWidth(_:)`; 1 by default. A width of 0 strokes nothing.
-    public func setLineWidth(_ width: Double) { state.strokeStyle.width = width }
+    public func setLineWidth(_ width: Double) { state.strokeStyle.width = width; recordStrokeStyle() }
     /// Sets how later strokes end open subpaths and dashes, as `CGContext.setLineCap(_:)`;
     /// ``LineCap/butt`` by default.
-    public func setLineCap(_ cap: LineCap) { state.strokeStyle.cap = cap }
+    public func setLineCap(_ cap: LineCap) { state.strokeStyle.cap = cap; recordStrokeStyle() }
     /// Sets how later strokes join segments, as `CGContext.setLineJoin(_:)`; ``LineJoin/miter`` by default.
-    public func setLineJoin(_ join: LineJoin) { state.strokeStyle.join = join }
+    public func setLineJoin(_ join: LineJoin) { state.strokeStyle.join = join; recordStrokeStyle() }
     /// Sets the miter limit of later strokes, as `CGContext.setMiterLimit(_:)`: a miter join longer
     /// than `limit` times the line width is drawn as a bevel. 10 by default.
-    public func setMiterLimit(_ limit: Double) { state.strokeStyle.miterLimit = limit }
+    public func setMiterLimit(_ limit: Double) { state.strokeStyle.miterLimit = limit; recordStrokeStyle() }
     /// CGContextSetLineDash; empty `lengths` is a solid line.
     public func setLineDash(phase: Double, lengths: [Double]) {
         state.strokeStyle.dashPhase = phase; state.strokeStyle.dashLengths = lengths
+        recordStrokeStyle()
     }
+    /// Sets every line attribute of later strokes at once.
+    package func setStrokeStyle(_ style: StrokeStyle) { state.strokeStyle = style; recordStrokeStyle() }
+    /// A recording keeps a line attribute's change as the whole style it leaves.
+    private func recordStrokeStyle() { _ = recorded(.setStrokeStyle(state.strokeStyle)) }
 
     // MARK: Clipping (CGContextClip)
 
     /// Intersects the clip with the path's coverage under `rule`.
     public func clip(to path: Path, using rule: FillRule = .nonzero) {
+        if recorded(.clip(path, rule)) { return }
         let shape = deviceShape(filling: path, rule: rule) ?? DeviceShape(contours: [], rule: rule)
         list.clips.append(ClipNode(parent: state.clip, shape: shape))
         state.clip = list.clips.count - 1
@@ -173,6 +242,7 @@ public final class GraphicsContext {
 
     /// Fills the path with the fill colour.
     public func fill(_ path: Path, using rule: FillRule = .nonzero) {
+        if recorded(.fill(path, rule)) { return }
         guard let shape = deviceShape(filling: path, rule: rule) else { return }
         record(.fill(shape, state.fillColor, composite()))
     }
@@ -181,6 +251,7 @@ public final class GraphicsContext {
     /// (CALayer's `shadowPath`): the shadow in force, the context alpha, blend mode and clip
     /// apply as to a fill; the path itself changes no pixel. Nothing without a shadow.
     package func fillShadow(_ path: Path, using rule: FillRule = .nonzero) {
+        if recorded(.fillShadow(path, rule)) { return }
         var c = composite()
         guard c.shadow != nil, let shape = deviceShape(filling: path, rule: rule) else { return }
         c.shadowOnly = true
@@ -189,6 +260,7 @@ public final class GraphicsContext {
 
     /// Strokes the path with the stroke colour and line style.
     public func stroke(_ path: Path) {
+        if recorded(.stroke(path)) { return }
         let style = state.strokeStyle
         guard state.ctm.isInvertible, style.width > 0, !path.isEmpty else { return }
         pendingStrokes.append(PendingStroke(command: list.commands.count, path: path, style: style, ctm: state.ctm,
@@ -203,6 +275,7 @@ public final class GraphicsContext {
     /// shadow included (the state's interpolation quality when nil).
     public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1,
                      interpolation: ImageInterpolation? = nil) {
+        if recorded(.drawImage(image, in: rect, blendMode: blendMode, alpha: alpha, interpolation: interpolation)) { return }
         guard state.ctm.isInvertible, !rect.isEmpty, image.bitmap.width > 0, image.bitmap.height > 0 else { return }
         if let vector = image.vector, image.slicing == nil {
             return drawVector(vector, of: image, in: rect.standardized, blendMode: blendMode, alpha: alpha)
@@ -238,7 +311,8 @@ public final class GraphicsContext {
                      stops, extendStart, extendEnd)
     }
 
-    private func drawGradient(_ kind: GradientDraw.Kind, _ stops: [GradientStop], _ extendStart: Bool, _ extendEnd: Bool) {
+    func drawGradient(_ kind: GradientDraw.Kind, _ stops: [GradientStop], _ extendStart: Bool, _ extendEnd: Bool) {
+        if recorded(.gradient(kind, stops: stops, extendStart: extendStart, extendEnd: extendEnd)) { return }
         guard state.ctm.isInvertible, !stops.isEmpty else { return }
         let g = GradientDraw(kind: kind, stops: stops, extendStart: extendStart, extendEnd: extendEnd, transform: state.ctm)
         record(.gradient(g, composite()))
@@ -250,14 +324,14 @@ public final class GraphicsContext {
     /// `normal`, no shadow and no clip of its own. The alpha, blend mode, shadow and clip in force
     /// now are used when the layer is composited at `endTransparencyLayer`.
     public func beginTransparencyLayer() {
-        record(.beginLayer(composite()))
+        if !recorded(.beginLayer) { record(.beginLayer(composite())) }
         stack.append(SavedState(state: state, startsLayer: true))
         state.alpha = 1; state.blendMode = .normal; state.shadow = nil; state.clip = nil
     }
 
     /// Composites the innermost layer and restores the state saved at its beginning;
     /// ignored when no layer is open.
-    public func endTransparencyLayer() { endLayer(.endLayer) }
+    public func endTransparencyLayer() { endLayer(.endLayer, recorded: .endLayer) }
 
     /// Composites the innermost layer as `endTransparencyLayer()` does, with each of its pixels'
     /// colour replaced by black and its alpha by the colour's luminance: a premultiplied U8 pixel
@@ -265,7 +339,9 @@ public final class GraphicsContext {
     /// weights summing to 255; docs/ARITHMETIC.md, "Luminance to alpha"). Begun under
     /// `destinationIn`, the layer is a luminance mask (SVG's `mask`) on what is below. Restores
     /// the state saved at the layer's beginning; ignored when no layer is open.
-    package func endTransparencyLayerConvertingLuminanceToAlpha() { endLayer(.endLayerConvertingLuminanceToAlpha) }
+    package func endTransparencyLayerConvertingLuminanceToAlpha() {
+        endLayer(.endLayerConvertingLuminanceToAlpha, recorded: .endLayerConvertingLuminanceToAlpha)
+    }
 
     /// Ends the innermost transparency layer without compositing it: its alpha becomes the mask
     /// with which the pixels of the target below are replaced by themselves through
@@ -279,14 +355,22 @@ public final class GraphicsContext {
     /// changes nothing. Restores the state saved at the layer's beginning; ignored when no layer
     /// is open.
     package func endTransparencyLayer(maskingBackdropWith filter: BackdropMaskFilter) {
-        endLayer(.endLayerMaskingBackdrop(filter))
+        endLayer(.endLayerMaskingBackdrop(filter), recorded: .endLayerMaskingBackdrop(filter))
     }
 
-    private func endLayer(_ command: DrawCommand) {
+    private func endLayer(_ command: DrawCommand, recorded call: RecordedCall) {
+        let recording = recorded(call)
         guard let index = stack.lastIndex(where: \.startsLayer) else { return }
         state = stack[index].state
         stack.removeSubrange(index...)
-        record(command)
+        if !recording { record(command) }
+    }
+
+    /// Ends layers and restores saves until `depth` entries are left on the stack.
+    func unwind(toDepth depth: Int) {
+        while stack.count > depth {
+            if stack[stack.count - 1].startsLayer { endTransparencyLayer() } else { restoreGState() }
+        }
     }
 
     /// Number of layers open now.

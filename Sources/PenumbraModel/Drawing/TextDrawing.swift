@@ -86,6 +86,7 @@ extension GraphicsContext {
 
     /// `draw(_:)`, with the bounding clip optional (for the test that proves it changes no byte).
     package func draw(_ text: TextDrawing, boundingTheLayer: Bool) {
+        if recorded(.drawText(text, boundingTheLayer: boundingTheLayer)) { return }
         guard !text.pieces.isEmpty else { return }
         let color = state.fillColor
         let bounded = boundingTheLayer && GraphicsContext.modesKeepingBackdrop.contains(state.blendMode)

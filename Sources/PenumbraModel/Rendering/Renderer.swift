@@ -22,6 +22,12 @@ extension Renderer {
     public func render(_ list: DisplayList, into bitmap: inout Bitmap) throws {
         bitmap = try render(list)
     }
+
+    /// Renders `recording` lowered at `scale` over `background` (transparent when nil): the pixels
+    /// of making its calls on a context of its size at that scale.
+    public func render(_ recording: Recording, scale: Double = 1, background: Color? = nil) throws -> Bitmap {
+        try render(recording.displayList(scale: scale, background: background))
+    }
 }
 
 /// A failure while rendering (as opposed to a rejected input).

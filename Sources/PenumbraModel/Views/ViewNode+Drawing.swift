@@ -24,7 +24,9 @@ extension DrawViewOp {
     /// context's alpha, blend mode, shadow and clip apply to the whole tree. Views that cannot
     /// reach `visible` (device space; the canvas when nil) are left out: they would change no
     /// pixel there.
+    /// A recording context keeps the tree whole (its culling depends on the device).
     package func draw(into context: GraphicsContext, visible: Rect? = nil) {
+        if context.recorded(.drawView(self)) { return }
         let window = visible ?? Rect(x: 0, y: 0, width: Double(context.pixelWidth), height: Double(context.pixelHeight))
         context.beginTransparencyLayer()
         root.draw(into: context, tint: ViewNode.defaultTint, direction: layoutDirection, visible: window)
@@ -124,6 +126,8 @@ extension ViewNode {
             drawFresh(into: c) { for op in ops { op.replay(into: c) } }
         case .procedure(let procedure):
             drawFresh(into: c) { procedure.body(bounds, c) }
+        case .recording(let recording):
+            drawFresh(into: c) { recording.replay(into: c) }
         case .image(let shown):
             var image = shown.image
             if shown.isTemplate { image = image.withRenderingMode(.template, tint: tint) }
@@ -159,5 +163,21 @@ extension ViewNode {
         while c.openLayerCount > layers { c.endTransparencyLayer() }
         while c.saveDepth > depth { c.restoreGState() }
         c.restoreGState()
+    }
+}
+
+extension ViewNode {
+    /// The tree with every Swift drawing body run once into a recording context of its bounds
+    /// and kept as its calls: a tree that stays what it is now when the views change or go away,
+    /// and draws the same calls (a body that reads the context's device state, its CTM or pixel
+    /// size, reads a recording context's base space instead).
+    package func recordingProcedures() -> ViewNode {
+        var node = self
+        if case .procedure(let procedure) = content {
+            let bounds = self.bounds
+            node.content = .recording(Recording(size: bounds.size) { procedure.body(bounds, $0) })
+        }
+        node.subviews = subviews.map { $0.recordingProcedures() }
+        return node
     }
 }

@@ -62,7 +62,7 @@ extension ViewNode {
         if backgroundColor != nil || layer.borderWidth > 0 { box.add(bounds) }
         switch content {
         case .none, .vibrancy: break
-        case .ops, .procedure, .blur: box.add(bounds)
+        case .ops, .procedure, .recording, .blur: box.add(bounds)
         case .image(let shown):
             let placed = shown.contentMode.placedRect(imageSize: shown.image.size, in: bounds)
             box.add(clipsToBounds ? placed.intersection(bounds) ?? .zero : placed)

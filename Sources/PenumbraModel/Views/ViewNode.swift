@@ -79,6 +79,9 @@ package enum ViewContent: Hashable, Sendable {
     case ops([SceneOp])
     /// A Swift drawing body (PenumbraUI's `View.draw(_:in:)`).
     case procedure(ViewDrawProcedure)
+    /// A Swift drawing body's calls, recorded in bounds coordinates (a recorded view tree:
+    /// `recordingProcedures()`).
+    case recording(Recording)
     /// An image view's image.
     case image(ViewImage)
     /// A label's text, laid out in the bounds.
