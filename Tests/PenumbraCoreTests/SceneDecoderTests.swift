@@ -216,7 +216,7 @@ final class SceneDecoderTests: XCTestCase {
             let prefix = json.contains("\"restore\"") ? "{\"op\": \"save\"}, " : json.contains("\"endLayer\"") ? "{\"op\": \"beginLayer\"}, " : ""
             let scene = try S.decode(S.scene(prefix + json))
             let context = scene.makeContext()  // scale 1: the initial CTM is the identity
-            scene.replay(into: context)
+            scene.recording.replay(into: context)
             XCTAssertTrue(check(context), "replaying \(json)")
         }
     }

@@ -7,13 +7,6 @@
 // tree is the one op that is many calls: drawHierarchy(in:) lowered as
 // ViewNode+Drawing.swift says.
 
-extension Scene {
-    /// Replays every op onto `context`, in order.
-    package func replay(into context: GraphicsContext) {
-        for op in ops { op.replay(into: context) }
-    }
-}
-
 extension SceneOp {
     /// Performs this op as its one GraphicsContext call.
     package func replay(into context: GraphicsContext) {
