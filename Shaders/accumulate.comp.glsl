@@ -2,7 +2,7 @@
 // edge (per point of the uploaded chains, below; its op found by a binary
 // search over the ops' first points),
 // in the integer arithmetic of docs/ARITHMETIC.md ("Coverage") and of the
-// CPU's Accumulator (Rasterizer.swift), step for step: an edge in 24.8 fixed
+// CPU's Accumulator (PenumbraCPU/Coverage/Accumulator.swift), step for step: an edge in 24.8 fixed
 // point is cut at each row boundary (x there by an exact floor division),
 // each row's piece at each column boundary, and each cell piece adds
 // cover x (512 - fx0 - fx1) to its cell and cover x (fx0 + fx1) to the next.

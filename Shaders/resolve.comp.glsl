@@ -1,7 +1,7 @@
 // resolve: one row of cells per work group (its op found by a binary search
 // over the ops' first atlas rows), prefix-summed into
 // U8 coverage under the fill rule exactly as the CPU's Accumulator resolves
-// them (Rasterizer.swift; docs/ARITHMETIC.md, "Coverage"): the running sum
+// them (PenumbraCPU/Coverage/Accumulator.swift; docs/ARITHMETIC.md, "Coverage"): the running sum
 // is the covered area in units of 2^-17 pixel, folded by the rule and
 // rounded half up to U8. The row is split into one run of cells per
 // invocation; each invocation sums its run, the group scans the run totals

@@ -70,7 +70,7 @@ struct CasterAlpha {
 
     /// Rows `rows` of the plane (relative to its top).
     private func rows(_ rows: Range<Int>) {
-        let plane = plan.plane, width = plane.width
+        let plane = plan.plane, width = plane.width, caster = plan.casterCoverage
         let coverage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width)
         let scratch = UnsafeMutablePointer<SIMD4<UInt8>>.allocate(capacity: width)
         defer { coverage.deallocate(); scratch.deallocate() }
@@ -78,8 +78,7 @@ struct CasterAlpha {
             if (row - rows.lowerBound) % CPUFrame.cancellationRows == 0, cancellation?.isCancelled == true { return }
             let y = plane.y + row, output = values + row * width
             output.initialize(repeating: 0, count: width)
-            CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: plan.casterCoverage,
-                                 into: coverage)
+            CPUFrame.coverageRow(y: y, x0: plane.x, width: width, coverage: caster, into: coverage)
             var lo = 0, hi = width
             while lo < hi && coverage[lo] == 0 { lo += 1 }
             guard lo < hi else { continue }

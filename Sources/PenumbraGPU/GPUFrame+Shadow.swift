@@ -25,7 +25,7 @@ extension GPUFrame {
         // 1. Caster alpha.
         let alpha = try lease.planeTarget(rect: padded, "shadow plane")
         // The caster's GPU coverage: a shape's, or a clip chain's (a gradient's shadow).
-        precondition(plan.casterCoverage == nil, "the GPU's plans carry casters as edges, not masks")
+        precondition(plan.casterRasterized == nil, "the GPU's plans carry casters as edges, not rasterized coverage")
         let caster = try plan.casterEdges.map(coverageMask) ?? plan.casterClip.map(clipCoverage)
         let program = try programs.caster(paint: paint.kind)
         shared.counters.driver { glBindFramebuffer(glEnum(GL_FRAMEBUFFER), alpha.framebuffer) }

@@ -113,7 +113,7 @@ final class GPUFrame {
             try drawShadow(shadow, paint, alpha8: draw.alpha8, mode: draw.mode, clip: clip)
         }
         guard let plan = draw.op else { return }
-        precondition(plan.coverage == nil, "the GPU's plans carry edges, not masks")
+        precondition(plan.rasterized == nil, "the GPU's plans carry edges, not rasterized coverage")
         if let alphaCoverage {
             precondition(plan.edges == nil && batchedMask == nil, "a layer's alpha is the coverage of a plane's op only")
             try composite(region: plan.region, coverage: alphaCoverage, coverageKind: .layerAlpha, clip: clip,
@@ -160,7 +160,7 @@ final class GPUFrame {
     private func clipTexture(_ index: Int, _ coverage: ClipPlan) throws -> GLTexture {
         let key = ClipTextureKey(clip: index, region: coverage.region)
         if let texture = clips[key] { return texture }
-        precondition(coverage.mask == nil, "the GPU's plans carry clips as edges, not masks")
+        precondition(coverage.rasterized == nil, "the GPU's plans carry clips as edges, not rasterized coverage")
         let texture = try clipCoverage(coverage.edges)
         clips[key] = texture
         return texture

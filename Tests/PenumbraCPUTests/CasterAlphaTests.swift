@@ -69,7 +69,7 @@ final class CasterAlphaTests: XCTestCase {
             let shadow = DeviceShadow(offset: Point(rng.double(in: -12...12), rng.double(in: -12...12)), sigma: rng.double(in: 0.5...4),
                                       color: .black)
             guard let plan = ShadowPlan(shadow: shadow, geometry: .shape(DrawPlanner.coverageShape(of: draw)), frame: frame,
-                                        clips: [], clipRegion: nil) else { continue }
+                                        clips: [], clipRegion: nil, form: .masks) else { continue }
             let shader = makeShader(PaintPlan(image: draw, offset: plan.offset))
             let expected = referencePlane(plan, shader)
             for threads in [1, 2, 3] {
@@ -83,7 +83,7 @@ final class CasterAlphaTests: XCTestCase {
         var path = Path(); path.addEllipse(in: Rect(x: 8, y: 6, width: 40, height: 30))
         let shape = DeviceShape(contours: path.flattened(transform: .identity).map(\.points), rule: .nonzero)
         let shadow = DeviceShadow(offset: Point(3.5, -2), sigma: 2, color: .black)
-        let plan = ShadowPlan(shadow: shadow, geometry: .shape(shape), frame: frame, clips: [], clipRegion: nil)!
+        let plan = ShadowPlan(shadow: shadow, geometry: .shape(shape), frame: frame, clips: [], clipRegion: nil, form: .masks)!
         let gradient = GradientDraw(kind: .linear(start: Point(10, 0), end: Point(40, 0)),
                                     stops: [GradientStop(offset: 0, color: Color(red: 1, green: 0, blue: 0, alpha: 0.2)),
                                             GradientStop(offset: 1, color: Color(red: 0, green: 0, blue: 1, alpha: 0.9))],

@@ -18,7 +18,7 @@ final class ShadowGraphTests: XCTestCase {
 
     /// The shadows the planner makes for a list, in order.
     private func shadowPlans(_ list: DisplayList) -> [ShadowPlan] {
-        let planner = DrawPlanner(list)
+        let planner = DrawPlanner(list, form: .masks)
         return DrawSequence.draws(of: list).compactMap { planner.plan($0).shadow }
     }
 

@@ -3,8 +3,8 @@
 // PenumbraCore (how it is drawn: the planner, coverage, filter passes, the
 // arithmetic) on the model alone; codecs, text and SVG need only the model;
 // and the GPU renderer executes Core's plans with its own programs, so nothing
-// it links may be a CPU kernel (the CPU renderer, its blurs, its row
-// samplers). Read from Package.swift's target declarations, dependencies
+// it links may be a CPU kernel (the CPU renderer, its rasterizer, its blurs,
+// its row samplers); Core's sources declare none of the rasterizer's types. Read from Package.swift's target declarations, dependencies
 // followed to the end.
 import Foundation
 import XCTest
@@ -47,6 +47,33 @@ final class TargetLayoutTests: XCTestCase {
     }
 
     static let cpuKernels: Set<String> = ["PenumbraCPU", "CBlurKernels", "CSampleKernels"]
+
+    /// The rasterizer's types: accumulation, masks, rows of spans, bands (PenumbraCPU/Coverage).
+    static let rasterizerTypes = ["Accumulator", "AccumulationScratch", "CoverageMask", "CoverageRow", "BandedEdges", "ShapeBands"]
+
+    /// The names of the structs, enums and classes `folder`'s Swift files declare.
+    static func declaredTypes(under folder: URL) throws -> Set<String> {
+        let declaration = try NSRegularExpression(pattern: #"(?m)^\s*(?:@\w+\s+)*(?:package\s+|public\s+|final\s+)*(?:struct|enum|class)\s+(\w+)"#)
+        var names = Set<String>()
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = files?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for m in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                names.insert((text as NSString).substring(with: m.range(at: 1)))
+            }
+        }
+        return names
+    }
+
+    func testTheRasterizerIsTheCPURenderersAndTheCoreDeclaresNoneOfIt() throws {
+        let sources = TestSupport.root.appendingPathComponent("Sources")
+        let core = try Self.declaredTypes(under: sources.appendingPathComponent("PenumbraCore"))
+        let cpu = try Self.declaredTypes(under: sources.appendingPathComponent("PenumbraCPU"))
+        XCTAssertTrue(core.contains("CoverageEdges") && core.contains("DrawPlanner"), "Core's declarations were not read: \(core.sorted())")
+        XCTAssertEqual(core.intersection(Self.rasterizerTypes).sorted(), [], "PenumbraCore declares rasterizer types")
+        XCTAssertEqual(Set(Self.rasterizerTypes).subtracting(cpu).sorted(), [], "PenumbraCPU lacks rasterizer types")
+    }
 
     func testTheGPURendererLinksNoCPUKernel() throws {
         let manifest = try String(contentsOf: TestSupport.root.appendingPathComponent("Package.swift"), encoding: .utf8)

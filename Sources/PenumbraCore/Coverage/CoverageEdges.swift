@@ -86,9 +86,16 @@ extension Rasterizer {
 }
 
 /// Clips Double edges (region coordinates) to a region of `width x height` pixels and rounds
-/// the pieces to 24.8 fixed point.
-struct EdgeClipper {
-    let width: Int, height: Int
+/// the pieces to 24.8 fixed point. Inlinable: the CPU's rasterizer (PenumbraCPU) takes every
+/// edge through `emit`, which must be inlined into its loops rather than called per edge.
+@usableFromInline package struct EdgeClipper {
+    @usableFromInline let width: Int, height: Int
+
+    @usableFromInline init(width: Int, height: Int) { self.width = width; self.height = height }
+
+    /// Subpixel bits of the fixed-point edges: 1/256 pixel.
+    @usableFromInline package static let subpixelShift = 8
+    @usableFromInline package static let subpixels = Double(1 << subpixelShift)
 
     /// Hands each edge of `shape` (device coordinates), clipped to `region` and rounded, to
     /// `emit` in region coordinates, contour by contour, each contour's closing edge first.
@@ -98,15 +105,15 @@ struct EdgeClipper {
     /// edge end: its edges reach `emit` as `clip` would give them, since an edge inside the
     /// region is a single piece, rounded the same way. `clip` drops an edge lying on the
     /// region's right side and one whose ends round to the same height, and so does this.
-    @inline(__always)
-    static func forEachEdge(of shape: DeviceShape, in region: PixelRect, _ emit: (Int, Int, Int, Int) -> Void) {
+    @inlinable @inline(__always)
+    package static func forEachEdge(of shape: DeviceShape, in region: PixelRect, _ emit: (Int, Int, Int, Int) -> Void) {
         forEachEdge(of: shape, contours: shape.contours.indices, in: region, emit)
     }
 
     /// ``forEachEdge(of:in:_:)`` for the contours `contours` of `shape` alone: the edges it hands
     /// on for them, in the same order.
-    @inline(__always)
-    static func forEachEdge(of shape: DeviceShape, contours: Range<Int>, in region: PixelRect,
+    @inlinable @inline(__always)
+    package static func forEachEdge(of shape: DeviceShape, contours: Range<Int>, in region: PixelRect,
                             _ emit: (Int, Int, Int, Int) -> Void) {
         let clipper = EdgeClipper(width: region.width, height: region.height)
         let ox = Double(region.x), oy = Double(region.y)
@@ -125,7 +132,7 @@ struct EdgeClipper {
                 }
                 continue
             }
-            let (maxX, maxY) = (region.width << Accumulator.subpixelShift, region.height << Accumulator.subpixelShift)
+            let (maxX, maxY) = (region.width << EdgeClipper.subpixelShift, region.height << EdgeClipper.subpixelShift)
             var dx = prev.x - ox
             var px = EdgeClipper.fixed(dx, maxX), py = EdgeClipper.fixed(prev.y - oy, maxY)
             for p in contour {
@@ -141,9 +148,9 @@ struct EdgeClipper {
     /// `v` in 1/256 pixel, rounded half away from zero (as `rounded()`), within 0...limit.
     /// Rounded without a call into libm: `s - trunc(s)` is exact (trunc(s) is within a factor of
     /// two of s, or 0), so comparing it with one half rounds exactly as `rounded()` does.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func fixed(_ v: Double, _ limit: Int) -> Int {
-        let s = v * Accumulator.subpixels
+        let s = v * EdgeClipper.subpixels
         let t = Int(s)
         let fraction = s - Double(t)
         let rounded = fraction >= 0.5 ? t &+ 1 : (fraction <= -0.5 ? t &- 1 : t)
@@ -152,7 +159,7 @@ struct EdgeClipper {
 
     /// Hands each clipped piece of the edge (x0, y0) to (x1, y1) to `emit` in 1/256 pixel,
     /// 0...width * 256 by 0...height * 256.
-    @inline(__always)
+    @inlinable @inline(__always)
     func clip(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ emit: (Int, Int, Int, Int) -> Void) {
         guard y0 != y1, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         let h = Double(height), w = Double(width)
@@ -188,13 +195,13 @@ struct EdgeClipper {
     }
 
     /// A piece that lies entirely on one side of each vertical clip line, rounded.
-    @inline(__always)
-    private func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double,
+    @inlinable @inline(__always)
+    func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ w: Double,
                        _ emit: (Int, Int, Int, Int) -> Void) {
         guard y0 != y1 else { return }
         let mid = (x0 + x1) / 2
         if mid >= w { return }
-        let (maxX, maxY) = (width << Accumulator.subpixelShift, height << Accumulator.subpixelShift)
+        let (maxX, maxY) = (width << EdgeClipper.subpixelShift, height << EdgeClipper.subpixelShift)
         let (fy0, fy1) = (EdgeClipper.fixed(y0, maxY), EdgeClipper.fixed(y1, maxY))
         if mid <= 0 { emit(0, fy0, 0, fy1); return }
         emit(EdgeClipper.fixed(x0, maxX), fy0, EdgeClipper.fixed(x1, maxX), fy1)

@@ -34,54 +34,63 @@ import PenumbraModel
     case layer(PixelRect)
 }
 
-/// How plans carry the coverage of a shape: as a mask (the planner rasterizes it), as its
-/// clipped fixed-point edges (the GPU renderer's: it accumulates them itself,
-/// CoverageEdges.swift), or as those edges sorted by band (the CPU renderer's: it resolves the
-/// rows of a large shape as it composites them, ShapeBands). Every form gives the same coverage.
-/// Clips follow the form too (ClipPlan): edges for the GPU, a mask otherwise.
+/// How plans carry the coverage of a shape: as its clipped fixed-point edges (the GPU
+/// renderer's: it accumulates them itself, CoverageEdges.swift), or as what a renderer's own
+/// rasterizer makes of them on the planning threads (the CPU's masks, and bands it resolves as it
+/// composites: PenumbraCPU/Coverage). The planner never reads rasterized coverage; every form
+/// gives the same coverage. Clips follow the form too (ClipPlan): edges for the GPU, the
+/// rasterizer's product of the chain otherwise.
 @usableFromInline package enum CoverageForm: Sendable {
-    case masks, edges
-    /// Bands for a shape whose region has at least `minimumPixels` pixels, masks for smaller
-    /// ones: a small shape's mask is rasterized ahead on the planning threads, a large shape is
-    /// resolved band by band on every core, composited as it is resolved.
-    case bands(minimumPixels: Int)
+    case edges
+    case rasterized(any CoverageRasterizer)
 
-    /// The CPU renderer's form: bands from the size where its composite splits rows over cores.
-    package static let cpu = CoverageForm.bands(minimumPixels: 48 * 1024)
-
-    /// The coverage of `shape` over `region` in this form: exactly one of the three is non-nil.
-    func coverage(of shape: DeviceShape, in region: PixelRect) -> (CoverageMask?, CoverageEdges?, ShapeBands?) {
+    /// The coverage of `shape` over `region` in this form: exactly one of the two is non-nil.
+    func coverage(of shape: DeviceShape, in region: PixelRect) -> ((any RasterizedCoverage)?, CoverageEdges?) {
         switch self {
-        case .masks: return (Rasterizer.coverage(of: shape, in: region), nil, nil)
-        case .edges: return (nil, Rasterizer.edges(of: shape, in: region), nil)
-        case .bands(let minimum):
-            if region.area < minimum { return (Rasterizer.coverage(of: shape, in: region), nil, nil) }
-            return (nil, nil, ShapeBands(shape: shape, region: region))
+        case .edges: return (nil, Rasterizer.edges(of: shape, in: region))
+        case .rasterized(let rasterizer): return (rasterizer.coverage(of: shape, in: region), nil)
         }
     }
 
-    /// The form of a shadow caster's coverage, which is rendered into a plane and blurred: a mask
-    /// where this form would give bands.
-    var caster: CoverageForm {
-        if case .bands = self { return .masks }
-        return self
+    /// The coverage of a shadow caster, which is rendered into a plane and blurred.
+    func casterCoverage(of shape: DeviceShape, in region: PixelRect) -> ((any RasterizedCoverage)?, CoverageEdges?) {
+        switch self {
+        case .edges: return (nil, Rasterizer.edges(of: shape, in: region))
+        case .rasterized(let rasterizer): return (rasterizer.casterCoverage(of: shape, in: region), nil)
+        }
     }
+}
+
+/// A renderer's rasterizer, called by the planner on its threads (PenumbraCPU's).
+@usableFromInline package protocol CoverageRasterizer: Sendable {
+    /// The coverage of `shape` over `region` (non-empty), in the form the renderer composites.
+    func coverage(of shape: DeviceShape, in region: PixelRect) -> any RasterizedCoverage
+    /// The coverage of a shadow caster over its plane (non-empty), which the renderer renders and blurs.
+    func casterCoverage(of shape: DeviceShape, in region: PixelRect) -> any RasterizedCoverage
+    /// The coverage of a clip chain (the node times its ancestors, translated by `offset`) within
+    /// `bounds`, over the node's region; nil when it covers nothing there.
+    func clipCoverage(ofClip index: Int, in clips: [ClipNode], offset: Point, within bounds: PixelRect) -> (any RasterizedCoverage)?
+}
+
+/// Coverage a renderer's rasterizer made: opaque to the planner but for its pixels.
+@usableFromInline package protocol RasterizedCoverage: Sendable {
+    /// The pixels it covers (zero outside).
+    var region: PixelRect { get }
 }
 
 /// Where an op writes and with which coverage (before the clip).
 @usableFromInline package struct OpPlan: Sendable {
     /// The pixels the op may change: its bounds within the frame and the clip's region.
     package let region: PixelRect
-    /// The geometry's coverage over `region` as a mask (CoverageForm.masks); nil with `edges` or
-    /// `bands`, and when all three are nil the coverage is 1 everywhere.
-    package let coverage: CoverageMask?
+    /// The geometry's coverage over `region` as the renderer's rasterizer made it
+    /// (CoverageForm.rasterized); nil with `edges`, and when both are nil the coverage is 1
+    /// everywhere.
+    package let rasterized: (any RasterizedCoverage)?
     /// The geometry's edges over `region` (CoverageForm.edges).
     package let edges: CoverageEdges?
-    /// The geometry's edges over `region` by band (CoverageForm.bands).
-    package let bands: ShapeBands?
 
     /// Nil when the op can change no pixel.
-    package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?, form: CoverageForm = .masks) {
+    package init?(geometry: DrawGeometry, frame: PixelRect, clipRegion: PixelRect?, form: CoverageForm) {
         var region = frame
         if case .shape(let shape) = geometry {
             guard let r = Rasterizer.region(of: shape, within: frame) else { return nil }
@@ -92,19 +101,19 @@ import PenumbraModel
         guard !region.isEmpty else { return nil }
         self.region = region
         if case .shape(let shape) = geometry {
-            (coverage, edges, bands) = form.coverage(of: shape, in: region)
+            (rasterized, edges) = form.coverage(of: shape, in: region)
         } else {
-            (coverage, edges, bands) = (nil, nil, nil)
+            (rasterized, edges) = (nil, nil)
         }
     }
 
     private init(region: PixelRect) {
-        self.region = region; coverage = nil; edges = nil; bands = nil
+        self.region = region; rasterized = nil; edges = nil
     }
 
     /// A plane's plan (coverage 1 everywhere) cut to `rect`; nil when nothing of it is left.
     package func within(_ rect: PixelRect) -> OpPlan? {
-        precondition(coverage == nil && edges == nil && bands == nil, "only a plane's plan is cut to a rectangle")
+        precondition(rasterized == nil && edges == nil, "only a plane's plan is cut to a rectangle")
         let r = region.intersection(rect)
         return r.isEmpty ? nil : OpPlan(region: r)
     }
@@ -125,9 +134,10 @@ import PenumbraModel
     package let offset: Point
     /// The rectangle the caster's alpha is rendered over and blurred in.
     package let plane: PixelRect
-    /// The caster's coverage (zero outside its own region) as a mask; nil with `casterEdges` or
-    /// `casterClip`, and when all three are nil the coverage is 1 over the plane.
-    package let casterCoverage: CoverageMask?
+    /// The caster's coverage (zero outside its own region) as the renderer's rasterizer made it;
+    /// nil with `casterEdges` or `casterClip`, and when all three are nil the coverage is 1 over
+    /// the plane.
+    package let casterRasterized: (any RasterizedCoverage)?
     /// A shape caster's edges over the plane (CoverageForm.edges).
     package let casterEdges: CoverageEdges?
     /// A clip caster's chain (a gradient under a clip) as edges, moved by the offset
@@ -138,7 +148,7 @@ import PenumbraModel
 
     /// Nil when the shadow can change no pixel.
     package init?(shadow: DeviceShadow, geometry: DrawGeometry, frame: PixelRect, clips: [ClipNode], clipRegion: PixelRect?,
-                  form: CoverageForm = .masks) {
+                  form: CoverageForm) {
         let reach = frame.grown(by: BlurReach.radius(forSigma: shadow.sigma))
         // The caster's extent: its bounds within the reach (all of it for a layer's plane).
         var extent = reach
@@ -151,7 +161,7 @@ import PenumbraModel
         case .clipArea(let clipIndex):
             if let clipIndex {
                 guard let clip = ClipCoverage.plan(ofClip: clipIndex, in: clips, offset: shadow.offset, within: reach,
-                                                   form: form.caster) else { return nil }
+                                                   form: form) else { return nil }
                 extent = clip.region
                 clipCaster = clip
             }
@@ -174,8 +184,7 @@ import PenumbraModel
         let plane = ImageFilter.blurInputRegion(region, radius: shadow.sigma, inputExtent: .finite(extent))
         self.caster = caster; self.filter = filter; self.lowered = lowered
         offset = shadow.offset; self.plane = plane; compositeRegion = region
-        let (mask, edges, _) = moved.map { form.caster.coverage(of: $0, in: plane) } ?? (clipCaster?.mask, nil, nil)
-        (casterCoverage, casterEdges) = (mask, edges)
+        (casterRasterized, casterEdges) = moved.map { form.casterCoverage(of: $0, in: plane) } ?? (clipCaster?.rasterized, nil)
         casterClip = clipCaster.flatMap { $0.edges.isEmpty ? nil : $0.edges }
     }
 
@@ -196,23 +205,9 @@ import PenumbraModel
 
 /// Coverage of the clip tree.
 @usableFromInline package enum ClipCoverage {
-    /// The coverage of a clip chain (the node times its ancestors), translated by `offset`,
-    /// within `bounds`; nil when it covers nothing there.
-    package static func mask(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect) -> CoverageMask? {
-        let node = clips[index]
-        let shape = offset == .zero ? node.shape : node.shape.offsetBy(offset)
-        guard let region = Rasterizer.region(of: shape, within: bounds) else { return nil }
-        var mask = Rasterizer.coverage(of: shape, in: region)
-        if let parent = node.parent {
-            guard let p = ClipCoverage.mask(ofClip: parent, in: clips, offset: offset, within: bounds) else { return nil }
-            mask = mask.multiplied(by: p)
-        }
-        return mask
-    }
-
     /// The nodes of a clip chain as edges, the node first and then its ancestors, each over its
     /// own region within `bounds` (translated by `offset`); nil when the chain covers nothing
-    /// there. Their product is `mask(ofClip:in:offset:within:)`, over the first one's region.
+    /// there. Their product is the rasterizer's `clipCoverage`, over the first one's region.
     package static func edges(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero,
                               within bounds: PixelRect) -> [CoverageEdges]? {
         let node = clips[index]
@@ -227,38 +222,44 @@ import PenumbraModel
     }
 
     /// A clip chain's coverage in `form`'s clip form: the edges of its nodes for the GPU
-    /// (CoverageForm.edges: no clip is rasterized on the CPU for it), else one mask.
+    /// (CoverageForm.edges: no clip is rasterized on the CPU for it), else the rasterizer's.
     package static func plan(ofClip index: Int, in clips: [ClipNode], offset: Point = .zero, within bounds: PixelRect,
                              form: CoverageForm) -> ClipPlan? {
-        if case .edges = form {
+        switch form {
+        case .edges:
             return edges(ofClip: index, in: clips, offset: offset, within: bounds).map { ClipPlan(edges: $0) }
+        case .rasterized(let rasterizer):
+            return rasterizer.clipCoverage(ofClip: index, in: clips, offset: offset, within: bounds).map { ClipPlan(rasterized: $0) }
         }
-        return mask(ofClip: index, in: clips, offset: offset, within: bounds).map { ClipPlan(mask: $0) }
     }
 }
 
-/// A clip chain's coverage over a target's frame, as a renderer takes it: one mask (the CPU's
-/// forms), or the edges of the chain's nodes (the GPU's, which computes each node's coverage
+/// A clip chain's coverage over a target's frame, as a renderer takes it: its rasterizer's
+/// product of the chain (the CPU's one mask), or the edges of the chain's nodes (the GPU's, which computes each node's coverage
 /// and their product itself). Both give the same bytes: the product of the nodes' coverages,
 /// `div255(c0 div255(c1 ...))`, over the innermost node's region.
 /// A class: one clip's coverage is shared by every draw under it.
 @usableFromInline package final class ClipPlan: Sendable {
     /// The pixels the clip may keep: its node's region within the frame (empty: none).
     package let region: PixelRect
-    /// The chain's coverage (nil in the edges form).
-    package let mask: CoverageMask?
-    /// The chain's nodes, the clip's own first, each over its own region (empty in the mask form).
+    /// The chain's coverage as the renderer's rasterizer made it (nil in the edges form, and for
+    /// the clip that keeps nothing).
+    package let rasterized: (any RasterizedCoverage)?
+    /// The chain's nodes, the clip's own first, each over its own region (empty in the
+    /// rasterized form).
     package let edges: [CoverageEdges]
 
-    package init(mask: CoverageMask) {
-        region = mask.region; self.mask = mask; edges = []
+    package init(rasterized: any RasterizedCoverage) {
+        region = rasterized.region; self.rasterized = rasterized; edges = []
     }
 
     package init(edges: [CoverageEdges]) {
         precondition(!edges.isEmpty, "a clip chain has a node")
-        region = edges[0].region; mask = nil; self.edges = edges
+        region = edges[0].region; rasterized = nil; self.edges = edges
     }
 
+    private init(keepingNothing: ()) { region = PixelRect(x: 0, y: 0, width: 0, height: 0); rasterized = nil; edges = [] }
+
     /// A clip that keeps nothing.
-    package static let empty = ClipPlan(mask: .empty)
+    package static let empty = ClipPlan(keepingNothing: ())
 }

@@ -146,10 +146,10 @@ import Synchronization
     private let clipPlans = Mutex<[ClipPlanKey: ClipPlanCell]>([:])
     private struct ClipPlanKey: Hashable { let clip: Int; let frame: PixelRect }
     private final class ClipPlanCell: Sendable { let plan = Mutex<ClipPlan?>(nil) }
-    /// How shapes' coverage is planned (clips as masks, or as edges for the GPU).
+    /// How shapes' coverage is planned (rasterized by the renderer, or as edges for the GPU).
     private let form: CoverageForm
 
-    @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
+    @usableFromInline package init(_ list: DisplayList, form: CoverageForm) {
         self.form = form
         clips = list.clips
     }

@@ -71,8 +71,8 @@ import PenumbraModel
     /// The index of the step `next()` returns.
     @usableFromInline package private(set) var position = 0
 
-    /// `form`: how shapes' coverage is planned (masks for the CPU, edges for the GPU).
-    @usableFromInline package init(_ list: DisplayList, form: CoverageForm = .masks) {
+    /// `form`: how shapes' coverage is planned (rasterized by the CPU renderer, edges for the GPU).
+    @usableFromInline package init(_ list: DisplayList, form: CoverageForm) {
         steps = Array(DrawSequence(list))
         plans = PlanAhead(DrawPlanner(list, form: form), draws: DrawSequence.draws(in: steps))
     }

@@ -50,7 +50,7 @@ import Foundation
     }
 
     /// Plans the draws of `list` (shapes' coverage in `form`) as `init(_:draws:depth:workers:pool:)` does.
-    @usableFromInline package convenience init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm = .masks,
+    @usableFromInline package convenience init(_ list: DisplayList, depth: Int = 16, workers: Int? = nil, form: CoverageForm,
                                                pool: PlanningPool = .shared) {
         self.init(DrawPlanner(list, form: form), draws: DrawSequence.draws(of: list), depth: depth, workers: workers, pool: pool)
     }

@@ -2,6 +2,7 @@ import XCTest
 import PenumbraTestSupport
 @testable import PenumbraModel
 @testable import PenumbraCore
+@testable import PenumbraCPU
 @_spi(Stages) import PenumbraCore
 
 /// The sparse coverage mask: spans against its dense values, and the rasterizer's use of it.

@@ -14,6 +14,7 @@
 // freed instead of kept.
 
 import PenumbraModel
+import PenumbraCore
 import Foundation
 import Synchronization
 

@@ -1,5 +1,5 @@
 // BandedEdges: a shape's rounded edges sorted by the band of rows where each
-// begins, for the rasterizer's band-at-a-time accumulation (Rasterizer.swift).
+// begins, for the rasterizer's band-at-a-time accumulation (Accumulator.swift).
 //
 // A region taller than one band is accumulated and resolved band by band so
 // that its cells stay in cache; each band needs the edges that reach it. The
@@ -12,6 +12,7 @@
 
 import Dispatch
 import PenumbraModel
+import PenumbraCore
 
 /// An edge in 24.8 fixed point, region coordinates, stored top to bottom (`sy < bottom`) with
 /// its direction: +1 when the shape's edge runs downward, -1 upward.

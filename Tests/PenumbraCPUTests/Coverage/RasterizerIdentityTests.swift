@@ -2,6 +2,7 @@ import XCTest
 import PenumbraTestSupport
 @testable import PenumbraModel
 @testable import PenumbraCore
+@testable import PenumbraCPU
 @_spi(Stages) import PenumbraCore
 
 /// The optimised rasterizer (reused scratch, single-write resolve) against a verbatim copy of

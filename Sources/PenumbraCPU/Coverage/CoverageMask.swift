@@ -14,6 +14,7 @@
 // explicit span per row, trimmed to the row's nonzero range, without a copy.
 
 import PenumbraModel
+import PenumbraCore
 
 /// Coverage values over `region`; pixels outside the region, and inside it but in no span, have
 /// coverage 0.

@@ -4,6 +4,7 @@ import Synchronization
 import XCTest
 @testable import PenumbraModel
 @testable import PenumbraCore
+@testable import PenumbraCPU
 
 /// The planner walks draws in renderer order; PlanAhead hands out the same plans from another thread.
 final class DrawPlannerTests: XCTestCase {
@@ -34,7 +35,7 @@ final class DrawPlannerTests: XCTestCase {
 
     /// Every draw of `list` planned on this thread, in order.
     private static func inlinePlans(_ list: DisplayList) -> [[String]] {
-        let planner = DrawPlanner(list)
+        let planner = DrawPlanner(list, form: .masks)
         return DrawSequence.draws(of: list).map { summary(planner.plan($0)) }
     }
 
@@ -46,7 +47,7 @@ final class DrawPlannerTests: XCTestCase {
         let ends = list.commands.filter { if case .endLayer = $0 { return true } else { return false } }.count
         XCTAssertEqual(layers - ends, 1, "the fixture leaves one layer open")
         XCTAssertEqual(count, draws + 1, "every drawing command, every endLayer, and the layer left open")
-        var stream = DrawStream(list)
+        var stream = DrawStream(list, form: .masks)
         XCTAssertEqual(stream.count, count + layers, "a step per draw and per layer's beginning")
         var steps = 0
         while stream.next() != nil { steps += 1 }
@@ -73,11 +74,11 @@ final class DrawPlannerTests: XCTestCase {
     /// each peek shows the step `next()` later returns there.
     func testPeekingAheadKeepsTheStepsAndTheirOrder() throws {
         let list = try list()
-        var plain = DrawStream(list)
+        var plain = DrawStream(list, form: .masks)
         var expected: [String] = []
         while let step = plain.next() { expected.append(Self.describe(step)) }
         XCTAssertGreaterThan(expected.count, 12)
-        var peeking = DrawStream(list)
+        var peeking = DrawStream(list, form: .masks)
         var taken: [String] = []
         for turn in 0... {
             let distance = turn % 5
@@ -120,7 +121,7 @@ final class DrawPlannerTests: XCTestCase {
         XCTAssertEqual(input.state, CompositeState(alpha: 1, blendMode: .copy, shadow: nil, clip: 0))
         XCTAssertEqual(input.frame, PixelRect(x: 0, y: 0, width: 100, height: 80))
 
-        var stream = DrawStream(list)
+        var stream = DrawStream(list, form: .masks)
         _ = stream.next(); _ = stream.next()
         guard case .maskBackdrop(let replacement, let draw) = stream.next() else { return XCTFail("the third step is the mask") }
         // The filter over the target (a stand-in for its pixels), lowered for the op's region.
@@ -142,7 +143,7 @@ final class DrawPlannerTests: XCTestCase {
         cut.beginTransparencyLayer()
         cut.fill(Path(rect: Rect(x: 20, y: 10, width: 30, height: 20)))
         cut.endTransparencyLayer(maskingBackdropWith: filter)
-        var cutStream = DrawStream(cut.displayList)
+        var cutStream = DrawStream(cut.displayList, form: .masks)
         _ = cutStream.next(); _ = cutStream.next()
         guard case .maskBackdrop(_, let cutDraw) = cutStream.next() else { return XCTFail("the third step is the mask") }
         XCTAssertEqual(cutDraw.op?.region, PixelRect(x: 30, y: 9, width: 21, height: 22))  // the layer's frame from x 30
@@ -171,17 +172,17 @@ final class DrawPlannerTests: XCTestCase {
         _ = pool.submit { holding.signal(); release.wait() }
         holding.wait()
         do {
-            let ahead = PlanAhead(list, depth: 4, workers: 3, pool: pool)
+            let ahead = PlanAhead(list, depth: 4, workers: 3, form: .masks, pool: pool)
             var actual: [[String]] = []
             while let draw = ahead.next() { actual.append(Self.summary(draw)) }
             XCTAssertEqual(actual, expected)
-            let early = PlanAhead(list, depth: 4, workers: 3, pool: pool)
+            let early = PlanAhead(list, depth: 4, workers: 3, form: .masks, pool: pool)
             XCTAssertNotNil(early.next())
             // Both are dropped here with their jobs still queued behind the held one.
         }
         release.signal()
         // The pool still works once free: a later render's jobs run on it.
-        let after = PlanAhead(list, depth: 2, workers: 2, pool: pool)
+        let after = PlanAhead(list, depth: 2, workers: 2, form: .masks, pool: pool)
         var again: [[String]] = []
         while let draw = after.next() { again.append(Self.summary(draw)) }
         XCTAssertEqual(again, expected)
@@ -194,7 +195,7 @@ final class DrawPlannerTests: XCTestCase {
         let pool = PlanningPool(threads: 2)
         let results = Mutex<[[[String]]]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            let ahead = PlanAhead(list, depth: 3, workers: 2, pool: pool)
+            let ahead = PlanAhead(list, depth: 3, workers: 2, form: .masks, pool: pool)
             var actual: [[String]] = []
             while let draw = ahead.next() { actual.append(Self.summary(draw)) }
             results.withLock { $0.append(actual) }
@@ -212,7 +213,7 @@ final class DrawPlannerTests: XCTestCase {
         XCTAssertTrue(expected.contains { $0[0] != "-" }, "the fixture has a clip")
         for depth in [1, 3, 16] {
             for workers in [1, 2, 5] {
-                let ahead = PlanAhead(list, depth: depth, workers: workers)
+                let ahead = PlanAhead(list, depth: depth, workers: workers, form: .masks)
                 var actual: [[String]] = []
                 while let draw = ahead.next() { actual.append(Self.summary(draw)) }
                 XCTAssertEqual(actual, expected, "depth \(depth), \(workers) workers")
@@ -225,7 +226,7 @@ final class DrawPlannerTests: XCTestCase {
     func testDroppingThePlanAheadEarlyStopsThePlanner() throws {
         let list = try list()
         for (taken, workers) in [(0, 1), (1, 2), (5, 3), (2, 4)] {
-            let holder = Holder(PlanAhead(list, depth: 2, workers: workers))
+            let holder = Holder(PlanAhead(list, depth: 2, workers: workers, form: .masks))
             for _ in 0..<taken { XCTAssertNotNil(holder.value?.next()) }
             // deinit stops and waits for the planning threads: drop the last reference on another
             // thread and give it a bounded time, so that a planner left blocked fails here.

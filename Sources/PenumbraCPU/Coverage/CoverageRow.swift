@@ -1,5 +1,5 @@
 // CoverageRow: one resolved row of a shape's coverage, the form the
-// rasterizer hands to whoever consumes it (Rasterizer.swift).
+// rasterizer hands to whoever consumes it (Accumulator.swift).
 //
 // A row is a sorted list of non-overlapping spans, each explicit (an 8-bit
 // value per pixel, where edges cross) or constant (one value for a run: the
@@ -15,6 +15,7 @@
 // explicit spans are adjacent in memory and merge into one.
 
 import PenumbraModel
+import PenumbraCore
 
 /// One row of coverage over a region's columns: spans left to right, pixels in no span 0.
 package struct CoverageRow {

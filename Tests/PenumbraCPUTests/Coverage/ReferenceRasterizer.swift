@@ -5,6 +5,7 @@
 
 @testable import PenumbraModel
 @testable import PenumbraCore
+@testable import PenumbraCPU
 @_spi(Stages) import PenumbraCore
 
 /// `Rasterizer.coverage` on the dense `ReferenceAccumulator`.

@@ -1,12 +1,13 @@
 import XCTest
 @testable import PenumbraModel
 @testable import PenumbraCore
+@testable import PenumbraCPU
 @_spi(Stages) import PenumbraCore
 
 
 /// Coverage against exact geometry: the rasterizer computes each pixel's covered area.
 final class RasterizerTests: XCTestCase {
-    private func shape(_ path: Path, _ t: AffineTransform = .identity, rule: FillRule = .nonzero) -> DeviceShape {
+    private func shape(_ path: Path, _ t: PenumbraModel.AffineTransform = .identity, rule: FillRule = .nonzero) -> DeviceShape {
         DeviceShape(contours: path.flattened(transform: t).map(\.points), rule: rule)
     }
 
