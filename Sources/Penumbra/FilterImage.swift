@@ -175,28 +175,45 @@ extension AutoRenderer: FilterGraphRendering {
     }
 }
 
-/// A renderer lent to a Sendable closure that is only ever called on the renderer's thread
+/// A renderer lent to Sendable closures that are only ever called on the renderer's thread
 /// (scene decoding runs where the render will).
-private final class FilterRendererBox: @unchecked Sendable {
-    let renderer: any FilterGraphRendering
-    init(_ renderer: any FilterGraphRendering) { self.renderer = renderer }
+private final class RendererBox: @unchecked Sendable {
+    let renderer: Renderer
+    init(_ renderer: Renderer) { self.renderer = renderer }
 }
 
 extension SceneEnvironment {
-    /// `standard`, with filter chains and generators evaluated by `renderer` when it evaluates
-    /// filter graphs itself (a GPU renderer's passes, on its context), and by the CPU's evaluator
-    /// where the GPU cannot hold a region (the same bytes); decode on the renderer's thread.
-    public static func standard(filteringWith renderer: Renderer) -> SceneEnvironment {
+    /// `standard`, with what a scene draws before its ops (offscreen images, vector images'
+    /// pixels, filter chains and generators) drawn by `renderer`, the one that will render the
+    /// scene: offscreen images and drawings as display lists it renders, filter graphs by its own
+    /// passes when it has them (a GPU renderer's, on its context). Where the GPU cannot hold a
+    /// canvas or a region, the CPU renderer and evaluator draw it (the same bytes). Decode on the
+    /// renderer's thread.
+    public static func standard(renderingWith renderer: Renderer) -> SceneEnvironment {
         var environment = SceneEnvironment.standard
-        if let graphRenderer = renderer as? any FilterGraphRendering {
-            let box = FilterRendererBox(graphRenderer)
+        let box = RendererBox(renderer)
+        environment.renderOffscreen = { content in
+            let list = try content.displayList()
+            do { return try box.renderer.render(list) } catch is BackendUnavailable {
+                return try CPURenderer().render(list)
+            }
+        }
+        if renderer is any FilterGraphRendering {
             environment.filterRenderer = { node, region, maxPixels in
-                do { return try box.renderer.renderFilter(node, in: region, maxPixels: maxPixels) } catch is BackendUnavailable {
+                do {
+                    return try (box.renderer as! any FilterGraphRendering).renderFilter(node, in: region, maxPixels: maxPixels)
+                } catch is BackendUnavailable {
                     return try FilterEvaluator.cpu(node, region, maxPixels)
                 }
             }
             environment.filterRendererName = renderer.name
         }
         return environment
+    }
+
+    /// ``standard(renderingWith:)``, which draws offscreen images with `renderer` too.
+    @available(*, deprecated, renamed: "standard(renderingWith:)")
+    public static func standard(filteringWith renderer: Renderer) -> SceneEnvironment {
+        standard(renderingWith: renderer)
     }
 }

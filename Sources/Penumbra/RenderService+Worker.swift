@@ -53,13 +53,14 @@ extension RenderService {
         let cpu = CPURenderer()
         /// The bytes of the last job's canvas (0 when it made none), for the heap trim after it.
         var lastCanvasBytes = 0
-        /// The scene environments whose filters run on each renderer, made on first use.
+        /// The scene environments drawing offscreen images and filters on each renderer, made on first use.
         private var environments: [Bool: SceneEnvironment] = [:]
 
-        /// The standard environment, its filters on the GPU renderer (`onGPU`) or the CPU one.
+        /// The standard environment, its offscreen images and filters drawn by the GPU renderer
+        /// (`onGPU`) or the CPU one.
         func environment(onGPU: Bool) -> SceneEnvironment {
             if let environment = environments[onGPU] { return environment }
-            let environment = SceneEnvironment.standard(filteringWith: onGPU ? (gpu ?? cpu) : cpu)
+            let environment = SceneEnvironment.standard(renderingWith: onGPU ? (gpu ?? cpu) : cpu)
             environments[onGPU] = environment
             return environment
         }

@@ -74,8 +74,8 @@ public final class RenderService: Sendable {
     /// One render: how to get the display list, which renderer, the deadline, how to encode.
     public struct Job: Sendable {
         /// Makes the display list on the worker's thread (decoding a scene) in the environment it
-        /// is given: the standard one, its filters run on the renderer the job will render on
-        /// (`SceneEnvironment.standard(filteringWith:)`). Its errors are the job's.
+        /// is given: the standard one, its offscreen images and filters drawn by the renderer the
+        /// job will render on (`SceneEnvironment.standard(renderingWith:)`). Its errors are the job's.
         public var prepare: @Sendable (SceneEnvironment) throws -> DisplayList
         /// The renderer to use.
         public var preference: Preference

@@ -171,14 +171,16 @@ final class FilterParityTests: XCTestCase {
         XCTAssertLessThanOrEqual(gpu.lastFrameCounters.passes, 2)
     }
 
-    func testFilterExamplesDecodeToTheSameBytesOnTheGPU() throws {
+    /// Examples with filter chains and offscreen images, both drawn by the GPU while decoding.
+    func testExamplesDrawnBeforeTheirOpsDecodeToTheSameBytesOnTheGPU() throws {
         let gpu = try GPUTestSupport.renderer()
-        for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json"] {
+        for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json", "views-note.json",
+                     "views-rtl.json"] {
             let url = GPUTestSupport.examples.appendingPathComponent(name)
             let bytes = [UInt8](try Data(contentsOf: url))
             let base = url.deletingLastPathComponent().path
             let onCPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard)
-            let onGPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard(filteringWith: gpu))
+            let onGPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu))
             XCTAssertEqual(Set(onCPU.images.keys), Set(onGPU.images.keys), name)
             for (key, image) in onCPU.images {
                 XCTAssertEqual(image.bitmap, onGPU.images[key]?.bitmap, "\(name): image \(key)")
@@ -205,7 +207,7 @@ final class FilterParityTests: XCTestCase {
                      {"op": "rotate", "angle": 0.3}, {"op": "drawImage", "image": "soft", "rect": [60, 0, 80, 60]}]}
             """
         let onCPU = try Scene.decode(json, baseDirectory: base, environment: .standard)
-        let onGPU = try Scene.decode(json, baseDirectory: base, environment: .standard(filteringWith: gpu))
+        let onGPU = try Scene.decode(json, baseDirectory: base, environment: .standard(renderingWith: gpu))
         XCTAssertEqual(onCPU.images["soft"]?.bitmap.width, 200, "the 1600 x 1200 photo at 1/8")
         XCTAssertTrue(onCPU.images["soft"]?.bitmap == onGPU.images["soft"]?.bitmap, "the chain's bytes")
         let diff = try XCTUnwrap(ImageDifference(try CPURenderer().render(onCPU.displayList()), try gpu.render(onGPU.displayList())))
@@ -240,7 +242,7 @@ final class FilterParityTests: XCTestCase {
         XCTAssertThrowsError(try gpu.renderFilter(.generator(.constantColor(.white)), in: PixelRect(x: 0, y: 0, width: wide, height: 1),
                                                   maxPixels: 1 << 30)) { XCTAssertTrue($0 is BackendUnavailable, "\($0)") }
         let onCPU = try Scene.decode(json, baseDirectory: ".", environment: .standard)
-        let onGPU = try Scene.decode(json, baseDirectory: ".", environment: .standard(filteringWith: gpu))
+        let onGPU = try Scene.decode(json, baseDirectory: ".", environment: .standard(renderingWith: gpu))
         XCTAssertEqual(onCPU.images["inverted"]?.bitmap.width, wide)
         XCTAssertEqual(onCPU.images["inverted"]?.bitmap, onGPU.images["inverted"]?.bitmap)
     }

@@ -109,7 +109,7 @@ final class BatchRunner: Sendable {
             return
         }
         state.withLock { $0.workersReady += 1 }
-        let environment = SceneEnvironment.standard(filteringWith: renderer)
+        let environment = SceneEnvironment.standard(renderingWith: renderer)
         while let line = take() {
             let entry: BatchLog.Entry
             var canvasBytes = 0

@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
         // backend that is unavailable is reported after the scene is checked, as before.
         let made = Result { try backend.makeRenderer() }
         let madeAt = Date()
-        let environment = (try? made.get()).map { SceneEnvironment.standard(filteringWith: $0.renderer) } ?? .standard
+        let environment = (try? made.get()).map { SceneEnvironment.standard(renderingWith: $0.renderer) } ?? .standard
         let decoded = try SceneLoading.load(scene, limits: limits.limits, scale: scale, time: time, assets: assets.assets,
                                               environment: environment)
         let loaded = Date()

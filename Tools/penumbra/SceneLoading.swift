@@ -7,7 +7,7 @@ enum SceneLoading {
     /// Reads and decodes a scene; `-` reads standard input. Images and fonts resolve in `assets`
     /// when given, else in the scene file's folder (the current directory for `-`), and must stay
     /// inside it. Rejections end with exit status 1. `environment`: `.standard`, or
-    /// `.standard(filteringWith:)` to evaluate filter chains on the renderer that will draw.
+    /// `.standard(renderingWith:)` to draw offscreen images and filter chains on the renderer that will draw.
     static func load(_ path: String, limits: ResourceLimits, scale: Double?, time: Double? = nil, assets: String? = nil,
                      environment: SceneEnvironment = .standard) throws -> Scene {
         let bytes: [UInt8]

@@ -5,7 +5,8 @@
 // towards the decoded-pixel budget, and what drawing it needs beyond its
 // own pixels to what the render budget has left) and drawn, when the image is first
 // used, by the renderer the environment supplies (the CPU reference
-// renderer in `SceneEnvironment.standard`), exactly as a scene of that size,
+// renderer in `SceneEnvironment.standard`, the renderer that will draw the
+// scene in `standard(renderingWith:)`), exactly as a scene of that size,
 // scale, background and ops. `opaque: true` without a background starts
 // black, as an opaque bitmap context does. A chain of offscreen images
 // drawing one another holds at most 16.
