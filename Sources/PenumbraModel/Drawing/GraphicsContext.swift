@@ -93,10 +93,14 @@ public final class GraphicsContext {
         return true
     }
 
-    /// A context for a canvas of `size` points at `scale`: round(size * scale) pixels.
+    /// A context for a canvas of `size` points at `scale`: round(size * scale) pixels, which must
+    /// be finite, not negative and at most 2^31 - 1 a side (a precondition).
     public convenience init(size: Size, scale: Double = 1, background: Color? = nil) {
-        self.init(pixelWidth: Int(roundHalfUp(size.width * scale)), pixelHeight: Int(roundHalfUp(size.height * scale)),
-                  scale: scale, background: background)
+        let w = roundHalfUp(size.width * scale), h = roundHalfUp(size.height * scale)
+        let side = 0...Double(Int32.max)
+        precondition(side.contains(w) && side.contains(h),
+                     "a canvas of \(size.width) x \(size.height) points at scale \(scale) has no whole pixel size")
+        self.init(pixelWidth: Int(w), pixelHeight: Int(h), scale: scale, background: background)
     }
 
     /// Canvas width in pixels.
