@@ -86,10 +86,12 @@ public final class GraphicsContext {
     /// True for a context made with ``init(recordingSize:)``.
     public var isRecording: Bool { recordedEntries != nil }
 
-    /// In a recording context, keeps `call` and returns true: the caller then lowers nothing.
-    func recorded(_ call: RecordedCall) -> Bool {
+    /// In a recording context, keeps `call` and returns true: the caller then lowers nothing. A
+    /// context that lowers does not even build the call (its path or image is not retained again).
+    @inline(__always)
+    func recorded(_ call: @autoclosure () -> RecordedCall) -> Bool {
         guard recordedEntries != nil else { return false }
-        recordedEntries!.append(Recording.Entry(call: call, origin: origin))
+        recordedEntries!.append(Recording.Entry(call: call(), origin: origin))
         return true
     }
 
