@@ -179,7 +179,9 @@ extension AutoRenderer: FilterGraphRendering {
 /// (scene decoding runs where the render will).
 private final class RendererBox: @unchecked Sendable {
     let renderer: Renderer
-    init(_ renderer: Renderer) { self.renderer = renderer }
+    /// The renderer as an evaluator of filter graphs, when it is one.
+    let graphs: (any FilterGraphRendering)?
+    init(_ renderer: Renderer) { self.renderer = renderer; graphs = renderer as? any FilterGraphRendering }
 }
 
 extension SceneEnvironment {
@@ -198,13 +200,12 @@ extension SceneEnvironment {
                 return try CPURenderer().render(list)
             }
         }
-        if renderer is any FilterGraphRendering {
+        if box.graphs != nil {
             environment.filterRenderer = { node, region, maxPixels in
                 do {
-                    return try (box.renderer as! any FilterGraphRendering).renderFilter(node, in: region, maxPixels: maxPixels)
-                } catch is BackendUnavailable {
-                    return try FilterEvaluator.cpu(node, region, maxPixels)
-                }
+                    if let graphs = box.graphs { return try graphs.renderFilter(node, in: region, maxPixels: maxPixels) }
+                } catch is BackendUnavailable {}
+                return try FilterEvaluator.cpu(node, region, maxPixels)
             }
             environment.filterRendererName = renderer.name
         }

@@ -158,10 +158,9 @@ extension ViewNode {
         c.setLineWidth(1); c.setLineCap(.butt); c.setLineJoin(.miter); c.setMiterLimit(10)
         c.setLineDash(phase: 0, lengths: [])
         c.setAlpha(1); c.setBlendMode(.normal); c.clearShadow()
-        let depth = c.saveDepth, layers = c.openLayerCount
+        let depth = c.saveDepth
         body()
-        while c.openLayerCount > layers { c.endTransparencyLayer() }
-        while c.saveDepth > depth { c.restoreGState() }
+        c.unwind(toDepth: depth)
         c.restoreGState()
     }
 }
