@@ -185,11 +185,12 @@ private final class RendererBox: @unchecked Sendable {
 }
 
 extension SceneEnvironment {
-    /// `standard`, with what a scene draws before its ops (offscreen images, vector images'
-    /// pixels, filter chains and generators) drawn by `renderer`, the one that will render the
-    /// scene: offscreen images and drawings as display lists it renders, filter graphs by its own
-    /// passes when it has them (a GPU renderer's, on its context). Where the GPU cannot hold a
-    /// canvas or a region, the CPU renderer and evaluator draw it (the same bytes). Decode on the
+    /// `standard`, with the images a scene draws (offscreen images, view snapshots, vector
+    /// images' pixels, filter chains and generators) drawn by `renderer`, the one that will render
+    /// the scene: offscreen images and drawings as display lists it renders, filter graphs by its
+    /// own passes when it has them (a GPU renderer's, on its context). Where the GPU cannot hold a
+    /// canvas or a region, the CPU renderer and evaluator draw it (the same bytes). Decoding draws
+    /// none of them: `Scene.displayList()` draws them, before the scene's ops, so call it on the
     /// renderer's thread.
     public static func standard(renderingWith renderer: Renderer) -> SceneEnvironment {
         var environment = SceneEnvironment.standard

@@ -171,7 +171,8 @@ final class FilterParityTests: XCTestCase {
         XCTAssertLessThanOrEqual(gpu.lastFrameCounters.passes, 2)
     }
 
-    /// Examples with filter chains and offscreen images, both drawn by the GPU while decoding.
+    /// Examples with filter chains and offscreen images, both drawn by the GPU when the scene is
+    /// lowered (decoding draws none of them).
     func testExamplesDrawnBeforeTheirOpsDecodeToTheSameBytesOnTheGPU() throws {
         let gpu = try GPUTestSupport.renderer()
         for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json", "views-note.json",
@@ -181,12 +182,12 @@ final class FilterParityTests: XCTestCase {
             let base = url.deletingLastPathComponent().path
             let onCPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard)
             let onGPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu))
+            let cpuPixels = try CPURenderer().render(onCPU.displayList())
+            let gpuPixels = try gpu.render(onGPU.displayList())
             XCTAssertEqual(Set(onCPU.images.keys), Set(onGPU.images.keys), name)
             for (key, image) in onCPU.images {
                 XCTAssertEqual(image.bitmap, onGPU.images[key]?.bitmap, "\(name): image \(key)")
             }
-            let cpuPixels = try CPURenderer().render(onCPU.displayList())
-            let gpuPixels = try gpu.render(onGPU.displayList())
             let diff = try XCTUnwrap(ImageDifference(cpuPixels, gpuPixels))
             print("parity \(name) (GPU filters): \(diff)")
             XCTAssertTrue(diff.isExact, "\(name): \(diff)")

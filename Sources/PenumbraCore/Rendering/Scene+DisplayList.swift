@@ -1,6 +1,7 @@
-// Scene's display list: the scene's recording (its ops made on a recording
-// context, Scene+Recording.swift) lowered onto a fresh context within the
-// scene's budget. It lives with the planner (not with Scene, in
+// Scene's display list: the images decoding deferred drawn first (in their
+// order, DeferredPixels.swift), then the scene's recording (its ops made on
+// a recording context, Scene+Recording.swift) lowered onto a fresh context
+// within the scene's budget. It lives with the planner (not with Scene, in
 // PenumbraModel) because the budget is checked by walking the list as the
 // renderers execute it (RenderBudget+Check.swift).
 import PenumbraModel
@@ -10,9 +11,14 @@ extension Scene {
     /// ended, within the scene's budget (`limits`): its paths and strokes take their points from
     /// one geometry budget, and the surfaces rendering it keeps alive at once (canvas, layers,
     /// shadow planes, decoded images) must fit `maxRenderBytes` (RenderBudget.swift).
+    /// The scene's offscreen images, view snapshots, filter chains and vector images' pixels,
+    /// which decoding declares without drawing, are drawn here first, by the renderer the
+    /// scene was decoded with.
     /// Stops with `RenderCancelled` once the current cancellation token is set.
-    /// - Throws: `SceneError` naming the op that does not fit.
+    /// - Throws: `SceneError` naming the op that does not fit, or the image that cannot be drawn.
     public func displayList() throws -> DisplayList {
+        try RenderCancellation.checkCurrent()
+        try deferredImages.makeAll()
         let context = makeContext()
         context.geometryBudget = GeometryBudget(limit: limits.maxGeometryPoints)
         try RenderCancellation.checkCurrent()

@@ -282,7 +282,7 @@ public final class GraphicsContext {
     public func draw(_ image: Image, in rect: Rect, blendMode: BlendMode? = nil, alpha: Double = 1,
                      interpolation: ImageInterpolation? = nil) {
         if recorded(.drawImage(image, in: rect, blendMode: blendMode, alpha: alpha, interpolation: interpolation)) { return }
-        guard state.ctm.isInvertible, !rect.isEmpty, image.bitmap.width > 0, image.bitmap.height > 0 else { return }
+        guard state.ctm.isInvertible, !rect.isEmpty, image.pixelWidth > 0, image.pixelHeight > 0 else { return }
         if let vector = image.vector, image.slicing == nil {
             return drawVector(vector, of: image, in: rect.standardized, blendMode: blendMode, alpha: alpha)
         }

@@ -1,8 +1,10 @@
 // Scene: a decoded, validated scene document (SCENE_FORMAT.md, version 1).
 // `Scene.decode` is the one way in from JSON: it parses strictly, checks
 // every key, type, range, structure rule and resource limit, and loads every
-// image, so a Scene that exists is drawable; a scene that breaks a rule is
-// rejected as a whole, before anything is drawn. Drawing a Scene is
+// image file, so a Scene that exists is drawable; a scene that breaks a rule
+// is rejected as a whole, before anything is drawn. The images a scene draws
+// itself (offscreen images, view snapshots, filter chains) are checked and
+// sized while decoding and drawn when it is first lowered (DeferredPixels.swift). Drawing a Scene is
 // replaying its ops onto a GraphicsContext, which records the DisplayList
 // the renderers read.
 
@@ -14,7 +16,9 @@ public struct Scene: Hashable, Sendable {
     public var scale: Double
     /// Colour the canvas is filled with before the ops; nil is transparent.
     public var background: Color?
-    /// The scene's images by name, as loaded (pixels and scale).
+    /// The scene's images by name, as loaded (pixels and scale). Those the scene draws itself
+    /// (offscreen images, filter chains) are drawn by `displayList()`, or when their pixels are
+    /// first read.
     public var images: [String: Image]
     /// The operations, in order.
     package var ops: [SceneOp]
@@ -27,6 +31,9 @@ public struct Scene: Hashable, Sendable {
     /// Pixels of its decoded images (every frame of an animation, offscreen and filtered images
     /// included): what they hold while it renders counts towards `limits.maxRenderBytes`.
     package var decodedImagePixels = 0
+    /// Its images that decoding declared without drawing (offscreen images, view snapshots,
+    /// filter chains, vector images' pixels): `displayList()` draws them first.
+    package var deferredImages = DeferredImages()
     /// What decoding could not do as the scene asked but did anyway (text in characters no
     /// installed font has, an unknown font family), each with its place; empty for a scene made
     /// from parts. `displayList()` copies them onto the list.

@@ -6,10 +6,13 @@
 // to (its input, a mask, a background) are resolved when it is loaded, through
 // `image(named:)`, so a cycle is found and named as for any image. A
 // generator enters a chain as itself (infinite unless it has an extent);
-// every other image enters as its pixels. The chain becomes pixels once, at
-// decode time, cropped to its `extent` or else its input's extent, by the
-// environment's filter services, so every renderer draws the same bytes (or by
-// its filter renderer: the GPU backend's passes, the same bytes again).
+// every other image enters as its pixels. Decoding builds and checks the
+// chain's graph (an image the scene draws, an offscreen image or another
+// chain, stands in as a clear image of its extent) and draws nothing; the
+// chain becomes pixels once, when the scene is rendered (DeferredPixels.swift),
+// cropped to its `extent` or else its input's extent, by the environment's
+// filter services, so every renderer draws the same bytes (or by its filter
+// renderer: the GPU backend's passes, the same bytes again).
 //
 // Readings where the format is silent: a generator without an `extent` is
 // an error only where it is drawn or becomes an image (not when only used by
@@ -176,18 +179,17 @@ extension SceneDecoder {
 
     // MARK: Loading
 
-    /// The node an image name stands for in a chain, and its scale: a generator as itself
-    /// (cropped to its extent, if any), any other image as its pixels.
-    mutating func filterInput(_ reference: FilterImageReference) throws -> (FilterNode, Double) {
+    /// What an image name stands for in a chain: a generator as itself (cropped to its extent,
+    /// if any), any other image as the image, whose pixels are deferred when the scene draws it.
+    mutating func filterSource(_ reference: FilterImageReference) throws -> FilterSource {
         guard let declaration = imageDeclarations[reference.name] else {
             throw SceneError(location: reference.location, message: "no image named \(SceneText.quote(reference.name))")
         }
         if case .generator(let g) = declaration.form {
             let node = FilterNode.generator(g.generator)
-            return (g.extent.map { node.cropped(to: $0) } ?? node, 1)
+            return .node(g.extent.map { node.cropped(to: $0) } ?? node)
         }
-        let image = try image(named: reference.name)
-        return (.bitmap(image.bitmap), image.scale)
+        return .image(try image(named: reference.name))
     }
 
     /// A generator drawn or used as an image: its `extent` is required.
@@ -196,17 +198,114 @@ extension SceneDecoder {
             throw SceneError(location: location, message: "a generator's extent is infinite; give it an \"extent\" "
                 + "[x, y, w, h] to draw it or use it as an image")
         }
-        return try evaluate(.generator(g.generator), in: PixelRect(enclosing: extent), scale: 1, location: location)
+        let node = FilterNode.generator(g.generator)
+        return try evaluate({ node }, in: PixelRect(enclosing: extent), scale: 1, location: location)
     }
 
-    /// A filter chain's pixels, cropped to its extent or else its input's.
+    /// A filter chain's pixels, cropped to its extent or else its input's. Its node is built and
+    /// checked now, with an image of the same extent standing in for each input the scene has
+    /// not drawn yet, and built again from the inputs' pixels when the chain is drawn.
     /// A chain shrunk with its input (SceneDecoder+ShrinkOnLoad.swift) runs at the input's
     /// decoded size, each blur's radius divided by the input's denominator.
     mutating func renderFilterChain(_ chain: FilterChainDeclaration, name: String, location: String) throws -> Image {
-        var (node, scale) = try filterInput(chain.input)
-        let inputExtent = node.extent
+        var sources: [String: FilterSource] = [:]
+        for reference in chain.references where sources[reference.name] == nil {
+            sources[reference.name] = try filterSource(reference)
+        }
         let shrink = shrunkChains.contains(name) ? Double(shrunkBy[chain.input.name] ?? 1) : 1
-        for step in chain.steps {
+        let (node, inputExtent, scale) = try chain.node(sources: sources, shrink: shrink, making: false)
+        let crop: PixelRect
+        if let extent = chain.extent {
+            crop = PixelRect(enclosing: extent)
+        } else if let r = inputExtent.rect {
+            crop = r
+        } else {
+            throw SceneError(location: location, message: "the chain's input has an infinite extent; give the chain an "
+                + "\"extent\" [x, y, w, h] to draw it")
+        }
+        guard sources.values.contains(where: \.isDeferred) else {
+            return try evaluate({ node }, in: crop, scale: scale, location: location)
+        }
+        let loaded = sources
+        return try evaluate({ try chain.node(sources: loaded, shrink: shrink, making: true).node },
+                            in: crop, scale: scale, location: location)
+    }
+
+    /// The node `makeNode` builds (when the image is drawn), evaluated over `region`.
+    private mutating func evaluate(_ makeNode: @escaping @Sendable () throws -> FilterNode, in region: PixelRect, scale: Double,
+                                   location: String) throws -> Image {
+        let fail = { (message: String) in SceneError(location: location, message: message) }
+        guard region.area <= limits.maxPixels else {
+            throw fail("the image is \(region.width) x \(region.height) pixels, over the limit of \(limits.maxPixels) pixels")
+        }
+        try spendImagePixels(region.area, what: "its \(region.width) x \(region.height) pixels", fail: fail)
+        // Intermediates (a blur's input, its passes) fit what the render budget has left,
+        // counted as up to three planes alive at once.
+        let maxPixels = max(0, min(limits.maxPixels, renderBytesLeft / (3 * RenderBudget.bytesPerPixel)))
+        let evaluate: @Sendable (FilterNode, PixelRect) throws -> Bitmap
+        if let filterRenderer = environment.filterRenderer {
+            evaluate = { try filterRenderer($0, $1, maxPixels) }
+        } else {
+            throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
+        }
+        return deferImage(width: region.width, height: region.height, scale: scale, place: location) {
+            do {
+                return try evaluate(makeNode(), region)
+            } catch let cancelled as RenderCancelled {
+                throw cancelled
+            } catch {
+                throw SceneError(location: location, message: "the filters could not be applied: \(error)")
+            }
+        }
+    }
+}
+
+/// A name a chain reads, loaded: a generator's node, or an image.
+enum FilterSource {
+    case node(FilterNode)
+    case image(Image)
+
+    /// Whether it is an image the scene draws (whose pixels a stand-in takes the place of).
+    var isDeferred: Bool {
+        if case .image(let image) = self, case .deferred = image.pixels { return true }
+        return false
+    }
+
+    /// The node and scale it enters a chain as: a deferred image's pixels when `making`, else a
+    /// clear image of its extent (a clear colour cropped to its pixels) standing in for them.
+    func node(making: Bool) throws -> (FilterNode, Double) {
+        switch self {
+        case .node(let node): return (node, 1)
+        case .image(let image):
+            if case .deferred = image.pixels, !making {
+                let standIn = FilterNode.generator(.constantColor(.clear))
+                    .cropped(to: Rect(x: 0, y: 0, width: Double(image.pixelWidth), height: Double(image.pixelHeight)))
+                return (standIn, image.scale)
+            }
+            return (.bitmap(try image.madePixels()), image.scale)
+        }
+    }
+}
+
+extension FilterChainDeclaration {
+    /// The names it reads, in the order they are loaded: its input, then each step's.
+    var references: [FilterImageReference] {
+        [input] + steps.flatMap { step -> [FilterImageReference] in
+            switch step {
+            case .plain, .vignette: return []
+            case .blendWithMask(let mask, let background): return [mask] + (background.map { [$0] } ?? [])
+            case .composite(_, let background): return [background]
+            }
+        }
+    }
+
+    /// The chain's node over `sources` (its names, loaded), its input's extent and its scale;
+    /// `making` takes deferred inputs' pixels (FilterSource.node(making:)).
+    func node(sources: [String: FilterSource], shrink: Double, making: Bool) throws -> (node: FilterNode, inputExtent: FilterExtent, scale: Double) {
+        func source(_ reference: FilterImageReference) throws -> FilterNode { try sources[reference.name]!.node(making: making).0 }
+        var (node, scale) = try sources[input.name]!.node(making: making)
+        let inputExtent = node.extent
+        for step in steps {
             switch step {
             case .plain(.gaussianBlur(let radius), _) where shrink > 1:
                 node = .filtered(node, .gaussianBlur(radius: radius / shrink))
@@ -219,46 +318,11 @@ extension SceneDecoder {
                 }
                 node = .filtered(node, filter)
             case .blendWithMask(let mask, let background):
-                let m = try filterInput(mask).0
-                let b = try background.map { try filterInput($0).0 }
-                node = .filtered(node, .blendWithMask(mask: m, background: b))
+                node = .filtered(node, .blendWithMask(mask: try source(mask), background: try background.map(source)))
             case .composite(let mode, let background):
-                node = .filtered(node, .composite(mode: mode, background: try filterInput(background).0))
+                node = .filtered(node, .composite(mode: mode, background: try source(background)))
             }
         }
-        let crop: PixelRect
-        if let extent = chain.extent {
-            crop = PixelRect(enclosing: extent)
-        } else if let r = inputExtent.rect {
-            crop = r
-        } else {
-            throw SceneError(location: location, message: "the chain's input has an infinite extent; give the chain an "
-                + "\"extent\" [x, y, w, h] to draw it")
-        }
-        return try evaluate(node, in: crop, scale: scale, location: location)
-    }
-
-    private mutating func evaluate(_ node: FilterNode, in region: PixelRect, scale: Double, location: String) throws -> Image {
-        let fail = { (message: String) in SceneError(location: location, message: message) }
-        guard region.area <= limits.maxPixels else {
-            throw fail("the image is \(region.width) x \(region.height) pixels, over the limit of \(limits.maxPixels) pixels")
-        }
-        try spendImagePixels(region.area, what: "its \(region.width) x \(region.height) pixels", fail: fail)
-        // Intermediates (a blur's input, its passes) fit what the render budget has left,
-        // counted as up to three planes alive at once.
-        let maxPixels = max(0, min(limits.maxPixels, renderBytesLeft / (3 * RenderBudget.bytesPerPixel)))
-        let evaluate: (FilterNode, PixelRect) throws -> Bitmap
-        if let filterRenderer = environment.filterRenderer {
-            evaluate = { try filterRenderer($0, $1, maxPixels) }
-        } else {
-            throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
-        }
-        do {
-            return Image(bitmap: try evaluate(node, region), scale: scale)
-        } catch let cancelled as RenderCancelled {
-            throw cancelled
-        } catch {
-            throw fail("the filters could not be applied: \(error)")
-        }
+        return (node, inputExtent, scale)
     }
 }

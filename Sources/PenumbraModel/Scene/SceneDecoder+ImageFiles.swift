@@ -150,10 +150,10 @@ extension SceneDecoder {
             let fail = { (message: String) in SceneError(location: place, message: message) }
             let loaded = try loadFile(source, orientation: nil, animated: false, fail: fail)
             let image = Image(bitmap: loaded.frames[0], scale: ImageSource.impliedScale(source) ?? 1)
-            if let first = images.first, first.bitmap.width != image.bitmap.width || first.bitmap.height != image.bitmap.height
+            if let first = images.first, first.pixelWidth != image.pixelWidth || first.pixelHeight != image.pixelHeight
                 || first.scale != image.scale {
-                throw fail("frame \(SceneText.quote(source)) is \(image.bitmap.width) x \(image.bitmap.height) pixels at scale "
-                    + "\(SceneText.number(image.scale)); the first frame is \(first.bitmap.width) x \(first.bitmap.height) at "
+                throw fail("frame \(SceneText.quote(source)) is \(image.pixelWidth) x \(image.pixelHeight) pixels at scale "
+                    + "\(SceneText.number(image.scale)); the first frame is \(first.pixelWidth) x \(first.pixelHeight) at "
                     + "\(SceneText.number(first.scale)); all frames must match")
             }
             images.append(image)

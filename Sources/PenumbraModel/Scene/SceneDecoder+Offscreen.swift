@@ -3,13 +3,14 @@
 // Its ops are decoded like the scene's own (same checks, same limits: they
 // count towards the scene's op and path-segment totals, and its pixels
 // towards the decoded-pixel budget, and what drawing it needs beyond its
-// own pixels to what the render budget has left) and drawn, when the image is first
-// used, by the renderer the environment supplies (the CPU reference
-// renderer in `SceneEnvironment.standard`, the renderer that will draw the
-// scene in `standard(renderingWith:)`), exactly as a scene of that size,
-// scale, background and ops. `opaque: true` without a background starts
-// black, as an opaque bitmap context does. A chain of offscreen images
-// drawing one another holds at most 16.
+// own pixels to what the render budget has left). Decoding draws nothing:
+// the image's pixels are deferred (DeferredPixels.swift) and drawn when the
+// scene is rendered, by the renderer the environment supplies (the CPU
+// reference renderer in `SceneEnvironment.standard`, the renderer that
+// draws the scene in `standard(renderingWith:)`), exactly as a scene of
+// that size, scale, background and ops. `opaque: true` without a background
+// starts black, as an opaque bitmap context does. A chain of offscreen
+// images drawing one another holds at most 16.
 
 extension SceneDecoder {
     static let maxOffscreenChain = 16
@@ -55,14 +56,27 @@ extension SceneDecoder {
         // Its own canvas is already counted among the images; what it draws gets what is left.
         scene.limits = limits
         scene.limits.maxRenderBytes = renderBytesLeft + RenderBudget.surfaceBytes(pixels: Int(w * h))
-        do {
-            return Image(bitmap: try render(.scene(scene)), scale: s)
-        } catch let cancelled as RenderCancelled {
-            throw cancelled
-        } catch let error as SceneError {
-            throw fail("the offscreen image does not fit: \(error)")
-        } catch {
-            throw fail("the offscreen image could not be rendered: \(error)")
+        // The images its ops draw are made before it (they are already in the order).
+        scene.deferredImages = deferredImages
+        return deferImage(width: Int(w), height: Int(h), scale: s, place: location) { [scene] in
+            do {
+                return try render(.scene(scene))
+            } catch let cancelled as RenderCancelled {
+                throw cancelled
+            } catch let error as SceneError {
+                throw SceneError(location: location, message: "the offscreen image does not fit: \(error)")
+            } catch {
+                throw SceneError(location: location, message: "the offscreen image could not be rendered: \(error)")
+            }
         }
+    }
+
+    /// An image of `width` x `height` pixels at `scale` that `produce` draws when the scene is
+    /// rendered, after every deferred image declared before it.
+    mutating func deferImage(width: Int, height: Int, scale: Double, place: String,
+                             produce: @escaping @Sendable () throws -> Bitmap) -> Image {
+        let pixels = DeferredPixels(width: width, height: height, place: place, produce: produce)
+        deferredImages.pending.append(pixels)
+        return Image(pixels: .deferred(pixels), scale: scale)
     }
 }

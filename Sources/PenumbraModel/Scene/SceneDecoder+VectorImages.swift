@@ -6,7 +6,8 @@
 // errors are the image's (`images.logo: <use id="u">: ...`). The image also carries the
 // drawing rasterized at its natural size at the image's scale (the declared one, else the
 // canvas's), spent from the decoded-pixel budget like any image, for the draws that need
-// pixels; names with one source share one drawing.
+// pixels, and drawn when the scene is rendered (DeferredPixels.swift); names with one source
+// share one drawing.
 
 extension SceneDecoder {
     /// The environment's vector decoder that claims `source`, if any; a `part:NAME` source is the decoder's when its bytes look like the format's.
@@ -52,15 +53,17 @@ extension SceneDecoder {
         guard let render = environment.renderOffscreen else {
             throw fail("vector images need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
-        let context = GraphicsContext(pixelWidth: Int(w), pixelHeight: Int(h), scale: s)
-        drawing.draw(in: context, rect: Rect(x: 0, y: 0, width: w / s, height: h / s))
-        var image: Image
-        do {
-            image = Image(bitmap: try render(.drawing(context.displayList)), scale: s)
-        } catch let cancelled as RenderCancelled {
-            throw cancelled
-        } catch {
-            throw fail("the drawing could not be rendered: \(error)")
+        let failure = fail("")
+        var image = deferImage(width: Int(w), height: Int(h), scale: s, place: failure.location) {
+            let context = GraphicsContext(pixelWidth: Int(w), pixelHeight: Int(h), scale: s)
+            drawing.draw(in: context, rect: Rect(x: 0, y: 0, width: w / s, height: h / s))
+            do {
+                return try render(.drawing(context.displayList))
+            } catch let cancelled as RenderCancelled {
+                throw cancelled
+            } catch {
+                throw SceneError(location: failure.location, message: "the drawing could not be rendered: \(error)")
+            }
         }
         image.vector = VectorContent(drawing, fullSize: image.size)
         vectorsBySource[key] = image

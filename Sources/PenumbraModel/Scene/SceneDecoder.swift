@@ -46,6 +46,9 @@ struct SceneDecoder {
     var loading: [String] = []
     /// Pixels of the images decoded so far (the decoded-pixel budget).
     var imagePixelsSpent = 0
+    /// The images decoding declared but did not draw, in an order that draws each after the
+    /// images it draws (DeferredPixels.swift); the scene draws them when it is lowered.
+    var deferredImages = DeferredImages()
     /// Pixels of the canvas (with the images, what the render budget must hold at least).
     var canvasPixels = 0
     /// Ops decoded so far, the scene's and its offscreen images' together.
@@ -125,6 +128,7 @@ struct SceneDecoder {
                           animations: animations, time: time)
         scene.limits = limits
         scene.decodedImagePixels = imagePixelsSpent
+        scene.deferredImages = deferredImages
         scene.warnings = warnings.all
         return scene
     }
