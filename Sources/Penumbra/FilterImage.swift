@@ -181,14 +181,32 @@ private final class RendererBox: @unchecked Sendable {
     let renderer: Renderer
     /// The renderer as an evaluator of filter graphs, when it is one.
     let graphs: (any FilterGraphRendering)?
-    init(_ renderer: Renderer) { self.renderer = renderer; graphs = renderer as? any FilterGraphRendering }
+    /// The renderer when it is the GPU's, which keeps what it draws for the scene as textures.
+    let gpu: GPURenderer?
+    init(_ renderer: Renderer) {
+        self.renderer = renderer; graphs = renderer as? any FilterGraphRendering; gpu = renderer as? GPURenderer
+    }
+
+    /// The list drawn by the renderer, kept on the GPU as an image texture when it is the GPU.
+    func renderImage(_ list: DisplayList) throws -> Bitmap {
+        if let gpu { return try gpu.renderKeepingImage(list) }
+        return try renderer.render(list)
+    }
+
+    /// The graph evaluated by the renderer's passes, kept on the GPU as an image texture when
+    /// it is the GPU; nil when the renderer has no passes.
+    func renderFilterImage(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap? {
+        if let gpu { return try gpu.renderFilter(node, in: region, maxPixels: maxPixels, keepingImage: true) }
+        return try graphs?.renderFilter(node, in: region, maxPixels: maxPixels)
+    }
 }
 
 extension SceneEnvironment {
     /// `standard`, with the images a scene draws (offscreen images, view snapshots, vector
     /// images' pixels, filter chains and generators) drawn by `renderer`, the one that will render
     /// the scene: offscreen images and drawings as display lists it renders, filter graphs by its
-    /// own passes when it has them (a GPU renderer's, on its context). Where the GPU cannot hold a
+    /// own passes when it has them (a GPU renderer's, on its context, which keeps each result as
+    /// a texture, so drawing it in the scene uploads nothing). Where the GPU cannot hold a
     /// canvas or a region, the CPU renderer and evaluator draw it (the same bytes). Decoding draws
     /// none of them: `Scene.displayList()` draws them, before the scene's ops, so call it on the
     /// renderer's thread.
@@ -197,14 +215,14 @@ extension SceneEnvironment {
         let box = RendererBox(renderer)
         environment.renderOffscreen = { content in
             let list = try content.displayList()
-            do { return try box.renderer.render(list) } catch is BackendUnavailable {
+            do { return try box.renderImage(list) } catch is BackendUnavailable {
                 return try CPURenderer().render(list)
             }
         }
         if box.graphs != nil {
             environment.filterRenderer = { node, region, maxPixels in
                 do {
-                    if let graphs = box.graphs { return try graphs.renderFilter(node, in: region, maxPixels: maxPixels) }
+                    if let pixels = try box.renderFilterImage(node, in: region, maxPixels: maxPixels) { return pixels }
                 } catch is BackendUnavailable {}
                 return try FilterEvaluator.cpu(node, region, maxPixels)
             }

@@ -14,6 +14,9 @@
 // the buffer alive. Entries beyond `budget` bytes of texture are deleted,
 // least recently used first (the entries just used always stay). A mipmapped
 // draw's atlas (levels built by the CPU, MipCache) is one more bitmap here.
+// A bitmap the renderer itself drew and read back for a later draw (an
+// offscreen image, a filter chain) enters without an upload: its texture is
+// copied on the GPU from the render target (`adopt`).
 import CEGL
 import PenumbraModel
 import PenumbraCore
@@ -36,8 +39,9 @@ final class GLImageCache {
     private var clock: UInt64 = 0
     /// Texture bytes kept at most (the entry in use always stays).
     var budget: Int
-    /// Uploads made and draws served from the cache, for tests and reports.
-    private(set) var uploads = 0, hits = 0
+    /// Uploads made, textures copied from render targets and draws served from the cache, for
+    /// tests and reports.
+    private(set) var uploads = 0, adopted = 0, hits = 0
     /// The content hash (a test may replace it, e.g. by one that makes every image collide).
     var contentHash: ([UInt8]) -> UInt64 = GLImageCache.hash
 
@@ -84,6 +88,39 @@ final class GLImageCache {
         byKey[key] = entry
         if let a = entry.address { byAddress[a] = entry }
         return entry
+    }
+
+    /// Keeps `bitmap`, just read back from the RGBA8 texture `source` (its pixels at texel
+    /// `origin`), as the texture of those pixels, made on the GPU: glCopyImageSubData copies the
+    /// texels into an RGBA8UI texture (the two formats share a 32-bit texel, so the copy is of
+    /// the bytes). Drawing the bitmap later (an offscreen image or a filter chain drawn by the
+    /// scene that declared it) finds it by its buffer and uploads nothing. Where the driver
+    /// refuses the copy, nothing is kept and the draw uploads the bitmap as any other.
+    func adopt(_ bitmap: Bitmap, copiedFrom source: GLuint, origin: (x: Int, y: Int), pool: GLTexturePool) {
+        guard bitmap.width > 0, bitmap.height > 0, (try? pool.checkSize(bitmap.width, bitmap.height, "an image")) != nil else { return }
+        let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
+        if let entry = byKey[key], entry.pixels == bitmap.pixels { return } // drawn by its bytes, found by its hash
+        if let stale = byKey[key] { remove(stale) }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(glEnum(GL_TEXTURE_2D), name)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(GL_RGBA8UI), GLsizei(bitmap.width), GLsizei(bitmap.height))
+        glCopyImageSubData(source, glEnum(GL_TEXTURE_2D), 0, GLint(origin.x), GLint(origin.y), 0,
+                           name, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0, GLsizei(bitmap.width), GLsizei(bitmap.height), 1)
+        guard glGetError() == glEnum(GL_NO_ERROR) else {
+            for _ in 0..<8 where glGetError() == glEnum(GL_NO_ERROR) { break } // the other flags set, if any
+            glDeleteTextures(1, &name)
+            return
+        }
+        clock += 1
+        let entry = Entry(key: key, pixels: bitmap.pixels, texture: name)
+        entry.lastUse = clock
+        adopted += 1
+        byKey[key] = entry
+        if let a = entry.address { byAddress[a] = entry }
+        evict(keeping: [entry])
     }
 
     /// Deletes every texture.

@@ -132,6 +132,17 @@ public final class GPURenderer: Renderer {
         try draw(list, cancellation: cancellation) { try GLReadbackBuffers.read($0, width: list.canvasFrame.width, height: list.canvasFrame.height) }
     }
 
+    /// Renders the list like `render(_:)` and keeps its pixels as an image texture too, copied
+    /// on the GPU from the canvas (GLImageCache.adopt): a later list that draws the bitmap
+    /// uploads nothing. For what a scene draws to draw again (its offscreen images).
+    package func renderKeepingImage(_ list: DisplayList) throws -> Bitmap {
+        try draw(list, cancellation: RenderCancellation.current) { target in
+            let bitmap = try GLReadbackBuffers.read(target, width: list.canvasFrame.width, height: list.canvasFrame.height)
+            images.adopt(bitmap, copiedFrom: target.texture.name, origin: (0, 0), pool: pool)
+            return bitmap
+        }
+    }
+
     /// Renders the list and starts reading its pixels back (into a pixel-pack buffer, behind a
     /// fence), returning before the GPU has finished: render the next list, then ask this one
     /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.

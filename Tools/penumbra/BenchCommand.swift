@@ -97,8 +97,10 @@ struct BenchCommand: ParsableCommand {
         let progress = Progress(enabled: !json && isatty(STDERR_FILENO) == 1)
         var results: [Result] = []
         for path in scenes {
-            let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil, assets: assets.assets)
             for b in backends {
+                // Decoded for the renderer that draws it: its offscreen images and filter chains are that renderer's.
+                let scene = try SceneLoading.load(path, limits: limits.limits, scale: nil, assets: assets.assets,
+                                                  environment: .standard(renderingWith: renderers[b]!))
                 progress.say("\(path) on \(b.rawValue)")
                 if filters {
                     results += try measureFilters(scene, path: path, backend: b, renderer: renderers[b]!)
