@@ -49,4 +49,28 @@ final class KeptImageTests: XCTestCase {
         XCTAssertFalse(try CPURenderer().render(Scene.decode(other, baseDirectory: "/nonexistent", environment: .standard).displayList())
                        == kept, "the comparison sees the chain")
     }
+
+    /// The first frame of each Example that draws offscreen images or filter chains: kept on the
+    /// GPU it uploads less than with its images drawn by the CPU, and the same bytes.
+    func testExamplesFirstFramesUploadLessWithTheirImagesKept() throws {
+        let gpu = try GPUTestSupport.renderer()
+        for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json", "views-note.json",
+                     "views-rtl.json"] {
+            let url = GPUTestSupport.examples.appendingPathComponent(name)
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let base = url.deletingLastPathComponent().path
+            let cpuList = try Scene.decode(bytes, baseDirectory: base, environment: .standard).displayList()
+            _ = try gpu.render(cpuList)
+            gpu.purgeCaches()
+            let keptList = try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu)).displayList()
+            let kept = try gpu.render(keptList)
+            let keptUploads = gpu.lastFrameCounters.uploadBytes
+            gpu.purgeCaches()
+            let uploaded = try gpu.render(cpuList)
+            let allUploads = gpu.lastFrameCounters.uploadBytes
+            print("kept images \(name): first frame uploads \(keptUploads) B kept, \(allUploads) B drawn by the CPU")
+            XCTAssertLessThan(keptUploads, allUploads, name)
+            XCTAssertTrue(kept == uploaded, name)
+        }
+    }
 }
