@@ -175,13 +175,8 @@ final class FilterParityTests: XCTestCase {
     /// lowered (decoding draws none of them).
     func testExamplesDrawnBeforeTheirOpsDecodeToTheSameBytesOnTheGPU() throws {
         let gpu = try GPUTestSupport.renderer()
-        for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json", "views-note.json",
-                     "views-rtl.json"] {
-            let url = GPUTestSupport.examples.appendingPathComponent(name)
-            let bytes = [UInt8](try Data(contentsOf: url))
-            let base = url.deletingLastPathComponent().path
-            let onCPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard)
-            let onGPU = try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu))
+        for name in GPUTestSupport.examplesDrawingImages {
+            let (onCPU, onGPU) = try GPUTestSupport.exampleDecodedForBoth(name, gpu: gpu)
             let cpuPixels = try CPURenderer().render(onCPU.displayList())
             let gpuPixels = try gpu.render(onGPU.displayList())
             XCTAssertEqual(Set(onCPU.images.keys), Set(onGPU.images.keys), name)

@@ -13,6 +13,18 @@ enum GPUTestSupport {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let examples = root.appendingPathComponent("Examples")
+    /// The Examples that draw offscreen images or filter chains (images the scene draws itself).
+    static let examplesDrawingImages = ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json",
+                                        "views-note.json", "views-rtl.json"]
+
+    /// The Example `name` decoded twice: with its images drawn by the CPU, and by `gpu`.
+    static func exampleDecodedForBoth(_ name: String, gpu: GPURenderer) throws -> (onCPU: Scene, onGPU: Scene) {
+        let url = examples.appendingPathComponent(name)
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let base = url.deletingLastPathComponent().path
+        return (try Scene.decode(bytes, baseDirectory: base, environment: .standard),
+                try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu)))
+    }
     static let output = root.appendingPathComponent("test-output/gpu")
 
     /// The shared renderer, or the reason there is none. Tests run on one thread (XCTest's main).

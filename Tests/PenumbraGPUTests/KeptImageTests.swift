@@ -54,15 +54,12 @@ final class KeptImageTests: XCTestCase {
     /// GPU it uploads less than with its images drawn by the CPU, and the same bytes.
     func testExamplesFirstFramesUploadLessWithTheirImagesKept() throws {
         let gpu = try GPUTestSupport.renderer()
-        for name in ["filters.json", "blur-crop.json", "vignette.json", "frosted.json", "content-modes.json", "views-note.json",
-                     "views-rtl.json"] {
-            let url = GPUTestSupport.examples.appendingPathComponent(name)
-            let bytes = [UInt8](try Data(contentsOf: url))
-            let base = url.deletingLastPathComponent().path
-            let cpuList = try Scene.decode(bytes, baseDirectory: base, environment: .standard).displayList()
+        for name in GPUTestSupport.examplesDrawingImages {
+            let (onCPU, onGPU) = try GPUTestSupport.exampleDecodedForBoth(name, gpu: gpu)
+            let cpuList = try onCPU.displayList()
             _ = try gpu.render(cpuList)
             gpu.purgeCaches()
-            let keptList = try Scene.decode(bytes, baseDirectory: base, environment: .standard(renderingWith: gpu)).displayList()
+            let keptList = try onGPU.displayList()
             let kept = try gpu.render(keptList)
             let keptUploads = gpu.lastFrameCounters.uploadBytes
             gpu.purgeCaches()
