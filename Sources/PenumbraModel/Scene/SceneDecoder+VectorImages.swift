@@ -53,8 +53,8 @@ extension SceneDecoder {
         guard let render = environment.renderOffscreen else {
             throw fail("vector images need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
-        let failure = fail("")
-        var image = deferImage(width: Int(w), height: Int(h), scale: s, place: failure.location) {
+        let place = fail("").location // the image's place, which the drawing's errors name
+        var image = deferImage(width: Int(w), height: Int(h), scale: s, place: place) {
             let context = GraphicsContext(pixelWidth: Int(w), pixelHeight: Int(h), scale: s)
             drawing.draw(in: context, rect: Rect(x: 0, y: 0, width: w / s, height: h / s))
             do {
@@ -62,7 +62,7 @@ extension SceneDecoder {
             } catch let cancelled as RenderCancelled {
                 throw cancelled
             } catch {
-                throw SceneError(location: failure.location, message: "the drawing could not be rendered: \(error)")
+                throw SceneError(location: place, message: "the drawing could not be rendered: \(error)")
             }
         }
         image.vector = VectorContent(drawing, fullSize: image.size)
