@@ -6,7 +6,8 @@
 // drawn through GraphicsContext as drawText draws, backdrop blurs, layers ended as backdrop
 // masks (vibrancy), and filtered images: random
 // chains of 1 to 3 filters on small images, evaluated by the CPU's FilterEvaluator for the CPU
-// render and by the GPU's passes for the GPU render, as the two backends decode scenes) rendered
+// render and by the GPU's passes for the GPU render, kept there as textures, as the two backends
+// decode scenes) rendered
 // on the CPU and the GPU; and, in half the scenes, one or two random view trees drawn with
 // DrawViewOp (DifferentialFuzzTests+Views.swift), from a random stream of their own and after
 // every other op, so the rest of a seed's scene is what it was before views. On a mismatch the
@@ -21,7 +22,7 @@ import Penumbra
 @testable import PenumbraModel
 @testable import PenumbraCore
 import PenumbraCPU
-import PenumbraGPU
+@testable import PenumbraGPU
 
 /// The shared seeded generator with the draws the scene generator needs, so every run and
 /// machine sees the same scenes.
@@ -196,12 +197,13 @@ struct FuzzSceneBuilder {
                                                          width: random.double(1...16), height: random.double(1...16))), st))
     }
 
-    /// `list` (from `build`) with each filtered image's pixels evaluated by the GPU's passes.
+    /// `list` (from `build`) with each filtered image's pixels evaluated by the GPU's passes and
+    /// kept as a texture, as a scene's chains are (so the GPU render draws the copied texture).
     func withGPUFilters(_ list: DisplayList, _ gpu: GPURenderer) throws -> DisplayList {
         var out = list
         for (index, node, region) in filtered {
             guard case .image(var draw, let state) = out.commands[index] else { continue }
-            draw.bitmap = try gpu.renderFilter(node, in: region, maxPixels: ResourceLimits.default.maxPixels)
+            draw.bitmap = try gpu.renderFilter(node, in: region, maxPixels: ResourceLimits.default.maxPixels, keepingImage: true)
             out.commands[index] = .image(draw, state)
         }
         return out
@@ -240,7 +242,7 @@ final class DifferentialFuzzTests: XCTestCase {
         let baseSeed = env["PENUMBRA_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_0001
         let cpu = CPURenderer()
         var worst = 0, failures = 0, exact = 0, filteredImages = 0, trees = 0, views = 0
-        let started = Date()
+        let started = Date(), adoptedBefore = gpu.images.adopted
         for i in 0..<count {
             let seed = baseSeed &+ UInt64(i)
             var builder = FuzzSceneBuilder(seed: seed)
@@ -263,9 +265,11 @@ final class DifferentialFuzzTests: XCTestCase {
             }
             if failures >= 3 { break }
         }
-        print("fuzz: \(count) scenes from seed \(baseSeed) (\(filteredImages) filtered images, \(trees) view trees of \(views) views): "
-              + "\(exact) byte-identical; largest difference \(worst); \(failures) failing; "
+        let kept = gpu.images.adopted - adoptedBefore
+        print("fuzz: \(count) scenes from seed \(baseSeed) (\(filteredImages) filtered images, \(kept) kept as textures, "
+              + "\(trees) view trees of \(views) views): \(exact) byte-identical; largest difference \(worst); \(failures) failing; "
               + String(format: "%.1f s", Date().timeIntervalSince(started)))
+        if filteredImages > 20 { XCTAssertGreaterThan(kept, 0, "the GPU renders drew filtered images from copied textures") }
     }
 
     /// The index of the first command whose prefix breaks the parity contract.
