@@ -80,14 +80,37 @@ final class GLImageCache {
             return use(entry)
         }
         let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
-        if let entry = byKey[key], entry.pixels == bitmap.pixels { return use(entry) }
-        if let stale = byKey[key] { remove(stale) } // same hash, other bytes: replace
-        let entry = Entry(key: key, pixels: bitmap.pixels, texture: GLImageCache.upload(bitmap, pool.counters))
+        if let entry = existing(key, bitmap) { return use(entry) }
         uploads += 1
+        return insert(key, bitmap, texture: GLImageCache.upload(bitmap, pool.counters))
+    }
+
+    /// The entry with `key` holding `bitmap`'s bytes; one with the same hash and other bytes is
+    /// deleted (to be replaced).
+    private func existing(_ key: Key, _ bitmap: Bitmap) -> Entry? {
+        guard let entry = byKey[key] else { return nil }
+        if entry.pixels == bitmap.pixels { return entry }
+        remove(entry)
+        return nil
+    }
+
+    /// A new entry for `bitmap`'s pixels in `texture`, indexed by key and by buffer.
+    private func insert(_ key: Key, _ bitmap: Bitmap, texture: GLuint) -> Entry {
+        let entry = Entry(key: key, pixels: bitmap.pixels, texture: texture)
         entry.lastUse = clock
         byKey[key] = entry
         if let a = entry.address { byAddress[a] = entry }
         return entry
+    }
+
+    /// A new texture name, bound, sampled texel for texel.
+    private static func newTexture() -> GLuint {
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        glBindTexture(glEnum(GL_TEXTURE_2D), name)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        return name
     }
 
     /// Keeps `bitmap`, just read back from the RGBA8 texture `source` (its pixels at texel
@@ -99,13 +122,8 @@ final class GLImageCache {
     func adopt(_ bitmap: Bitmap, copiedFrom source: GLuint, origin: (x: Int, y: Int), pool: GLTexturePool) {
         guard bitmap.width > 0, bitmap.height > 0, (try? pool.checkSize(bitmap.width, bitmap.height, "an image")) != nil else { return }
         let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
-        if let entry = byKey[key], entry.pixels == bitmap.pixels { return } // drawn by its bytes, found by its hash
-        if let stale = byKey[key] { remove(stale) }
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        glBindTexture(glEnum(GL_TEXTURE_2D), name)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        if existing(key, bitmap) != nil { return } // drawn by its bytes, found by its hash
+        var name = GLImageCache.newTexture()
         glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(GL_RGBA8UI), GLsizei(bitmap.width), GLsizei(bitmap.height))
         glCopyImageSubData(source, glEnum(GL_TEXTURE_2D), 0, GLint(origin.x), GLint(origin.y), 0,
                            name, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0, GLsizei(bitmap.width), GLsizei(bitmap.height), 1)
@@ -115,12 +133,8 @@ final class GLImageCache {
             return
         }
         clock += 1
-        let entry = Entry(key: key, pixels: bitmap.pixels, texture: name)
-        entry.lastUse = clock
         adopted += 1
-        byKey[key] = entry
-        if let a = entry.address { byAddress[a] = entry }
-        evict(keeping: [entry])
+        evict(keeping: [insert(key, bitmap, texture: name)])
     }
 
     /// Deletes every texture.
@@ -152,11 +166,7 @@ final class GLImageCache {
     }
 
     private static func upload(_ bitmap: Bitmap, _ counters: GPUCounters) -> GLuint {
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        glBindTexture(glEnum(GL_TEXTURE_2D), name)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        let name = newTexture()
         glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
         bitmap.pixels.withUnsafeBytes { bytes in
             counters.upload(bytes.count) {
