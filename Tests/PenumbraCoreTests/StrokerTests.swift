@@ -220,6 +220,44 @@ final class StrokerTests: XCTestCase {
         print("circle r=500 w=10 tol=1/64: \(flat[0].points.count) path vertices, contours \(outline.map(\.count))")
     }
 
+    /// A round join whose turn is within one chord is written as the chord's two ends without
+    /// computing its angle: the points equal the flattened arc's, for turns on both sides of the
+    /// bound (where the arc needs one chord and where it needs two), at several widths and
+    /// tolerances, and the bound never admits a turn that needs more than one chord.
+    func testRoundJoinsOfOneChordEqualTheFlattenedArc() {
+        var g = SplitMix64(state: 11)
+        var shortcuts = 0, arcs = 0
+        for trial in 0..<4000 {
+            let halfWidth = [0.3, 5, 40, 900][trial % 4], tolerance = [1.0 / 64, 0.25, 3][trial % 3]
+            let parameters = StrokeParameters(halfWidth: halfWidth, tolerance: tolerance, cap: .butt, join: .round, miterLimit: 10)
+            let step = StrokeArc.largestChordAngle(radius: halfWidth, tolerance: tolerance)
+            // Turns from well inside the bound to twice it, with some within a few ulps of it.
+            let angle = trial % 5 == 0 ? step * (1 + Double(Int(g.next() % 9) - 4) * 1e-15)
+                : step * Double(g.next() % 2000) / 1000
+            let heading = Double(g.next() % 6283) / 1000, side: Double = trial % 2 == 0 ? 1 : -1
+            let da = Point(cos(heading), sin(heading)), db = Point(cos(heading + side * angle), sin(heading + side * angle))
+            let turn = Turn(from: da, to: db)
+            guard !turn.isStraight else { continue }
+            let p = Point(Double(g.next() % 1000), Double(g.next() % 1000))
+            var joined: [Point] = []
+            Stroker.appendOuterJoin(at: p, from: da, to: db, turn: turn, kind: .round, parameters, miterPointOnly: true, into: &joined)
+            var arc: [Point] = []
+            let outer = turn.outerSide
+            StrokeArc.append(center: p, radius: halfWidth, from: leftNormal(da) * outer, to: leftNormal(db) * outer,
+                             sweep: outer * turn.angle, tolerance: tolerance, includeStart: true, includeEnd: true, into: &arc)
+            XCTAssertEqual(joined, arc, "turn \(turn.angle) against one chord's \(step), half width \(halfWidth)")
+            if turn.dot > 0 && abs(turn.cross) <= turn.dot * parameters.oneChordTangent {
+                shortcuts += 1
+                XCTAssertEqual(StrokeArc.chordCount(angle: turn.angle, radius: halfWidth, tolerance: tolerance), 1)
+            } else {
+                arcs += 1
+            }
+        }
+        // Both branches were taken many times.
+        XCTAssertGreaterThan(shortcuts, 1000)
+        XCTAssertGreaterThan(arcs, 1000)
+    }
+
     func testModesOfCommonShapes() {
         func mode(_ path: Path, width: Double) -> Stroker.Mode {
             Stroker.mode(of: StrokeRun(path.flattened(tolerance: 0.01)[0]), halfWidth: width / 2)

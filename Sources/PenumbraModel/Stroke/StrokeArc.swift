@@ -19,12 +19,27 @@ enum StrokeArc {
     /// within `tolerance` of the circle: 1 for a small angle, never more than the cap allows.
     static func chordCount(angle: Double, radius: Double, tolerance: Double) -> Int {
         guard angle > 0, radius > 0 else { return 1 }
-        let ratio = tolerance / radius
-        let step = ratio >= 2 ? Double.pi : 4 * asin((ratio / 2).squareRoot())
-        let wanted = (angle / min(step, Double.pi / 2)).rounded(.up)
+        let wanted = (angle / largestChordAngle(radius: radius, tolerance: tolerance)).rounded(.up)
         let cap = (maximumChordsPerTurn * angle / (2 * Double.pi)).rounded(.up)
         let n = min(wanted, cap)
         return n.isFinite ? max(1, Int(n)) : 1
+    }
+
+    /// The largest angle one chord of a circle of `radius` (> 0) may span within `tolerance`.
+    static func largestChordAngle(radius: Double, tolerance: Double) -> Double {
+        let ratio = tolerance / radius
+        let step = ratio >= 2 ? Double.pi : 4 * asin((ratio / 2).squareRoot())
+        return min(step, Double.pi / 2)
+    }
+
+    /// A bound on a turn's tangent |cross| / dot (dot > 0) below which `chordCount` of its
+    /// angle is 1, without computing the angle: the angle is at most its tangent, and the
+    /// margin covers the rounding of the tangent's product and of `atan2` (a few ulps, against
+    /// 1e-12). 0 when the radius is not positive (no turn is then bounded).
+    static func oneChordTangent(radius: Double, tolerance: Double) -> Double {
+        guard radius > 0 else { return 0 }
+        let limit = largestChordAngle(radius: radius, tolerance: tolerance) * (1 - 1e-12)
+        return limit.isFinite ? limit : 0
     }
 
     /// Appends the points of the arc around `center` from `center + radius * from` to

@@ -91,12 +91,17 @@ package struct PreparedRun {
     var segmentCount: Int { directions.count }
 
     /// The vertices where two segments meet: every vertex of a closed run, the interior
-    /// ones of an open run, each with its incoming segment `a` and outgoing segment `b`.
-    var joints: [(vertex: Int, a: Int, b: Int)] {
+    /// ones of an open run. Vertex v's outgoing segment is v, its incoming one
+    /// `segment(before: v)`.
+    var jointVertices: Range<Int> {
         let n = points.count
-        if isClosed { return (0..<n).map { ($0, ($0 + n - 1) % n, $0) } }
-        return n > 2 ? (1..<(n - 1)).map { ($0, $0 - 1, $0) } : []
+        if isClosed { return 0..<n }
+        return n > 2 ? 1..<(n - 1) : 0..<0
     }
+
+    /// The segment that ends at vertex `v` (the closing segment for vertex 0 of a closed run).
+    @inline(__always)
+    func segment(before v: Int) -> Int { v == 0 ? points.count - 1 : v - 1 }
 
     /// The end point of segment k.
     func end(ofSegment k: Int) -> Point { points[(k + 1) % points.count] }

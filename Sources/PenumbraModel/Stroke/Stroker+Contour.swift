@@ -30,27 +30,26 @@
 extension PreparedRun {
     /// True when contour mode outlines this run exactly (see the file's comment).
     package func isLocallySimple(halfWidth h: Double) -> Bool {
-        let n = points.count
+        let points = self.points, directions = self.directions, lengths = self.lengths
+        let n = points.count, segmentCount = self.segmentCount, isClosed = self.isClosed
         // For each vertex that turns: the inner side (+1 left, -1 right, 0 none) and t.
         var innerSide = [Double](repeating: 0, count: n)
         var consumed = [Double](repeating: 0, count: n)
         var innerPoint = [Point](repeating: .zero, count: n)
-        let joints = self.joints
-        for joint in joints {
-            let da = directions[joint.a], db = directions[joint.b]
+        for vertex in jointVertices {
+            let da = directions[segment(before: vertex)], db = directions[vertex]
             let turn = Turn(from: da, to: db)
             if turn.isStraight { continue }
             let t = h * abs(turn.cross) / (1 + turn.dot)
             guard t.isFinite, 1 + turn.dot > 0 else { return false }
             let side = -turn.outerSide
-            innerSide[joint.vertex] = side
-            consumed[joint.vertex] = t
-            innerPoint[joint.vertex] = points[joint.vertex]
-                + (leftNormal(da) + leftNormal(db)) * (side * h / (1 + turn.dot))
+            innerSide[vertex] = side
+            consumed[vertex] = t
+            innerPoint[vertex] = points[vertex] + (leftNormal(da) + leftNormal(db)) * (side * h / (1 + turn.dot))
         }
         // Where `p` lies relative to segment k's piece T_k.
         func locate(_ p: Point, segment k: Int) -> PieceLocation {
-            let start = k, end = (k + 1) % n
+            let start = k, end = k + 1 == n ? 0 : k + 1
             let d = directions[k], length = lengths[k]
             let rel = p - points[start]
             let along = rel.dot(d), across = rel.dot(leftNormal(d))
@@ -82,13 +81,14 @@ extension PreparedRun {
             }
             return false
         }
-        for joint in joints where innerSide[joint.vertex] != 0 {
-            let p = points[joint.vertex], x = innerPoint[joint.vertex], side = innerSide[joint.vertex]
-            let cornerA = p + leftNormal(directions[joint.a]) * (side * h)
-            let cornerB = p + leftNormal(directions[joint.b]) * (side * h)
-            guard locate(x, segment: joint.b) == .inside, locate(x, segment: joint.a) == .inside,
-                  insideChain(cornerA, from: joint.b, forward: true, side: side),
-                  insideChain(cornerB, from: joint.a, forward: false, side: side) else { return false }
+        for vertex in jointVertices where innerSide[vertex] != 0 {
+            let a = segment(before: vertex), b = vertex
+            let p = points[vertex], x = innerPoint[vertex], side = innerSide[vertex]
+            let cornerA = p + leftNormal(directions[a]) * (side * h)
+            let cornerB = p + leftNormal(directions[b]) * (side * h)
+            guard locate(x, segment: b) == .inside, locate(x, segment: a) == .inside,
+                  insideChain(cornerA, from: b, forward: true, side: side),
+                  insideChain(cornerB, from: a, forward: false, side: side) else { return false }
         }
         return true
     }
@@ -127,7 +127,7 @@ extension Stroker {
         }
 
         if run.isClosed {
-            for joint in run.joints { addJoint(vertex: joint.vertex, a: joint.a, b: joint.b) }
+            for vertex in run.jointVertices { addJoint(vertex: vertex, a: run.segment(before: vertex), b: vertex) }
             sink.append(left)
             sink.append(right.reversed())
             return
@@ -135,7 +135,7 @@ extension Stroker {
         let first = run.points[0], last = run.points[n - 1]
         let d0 = run.directions[0], dn = run.directions[run.segmentCount - 1]
         left.append(first + leftNormal(d0) * h); right.append(first - leftNormal(d0) * h)
-        for joint in run.joints { addJoint(vertex: joint.vertex, a: joint.a, b: joint.b) }
+        for vertex in run.jointVertices { addJoint(vertex: vertex, a: run.segment(before: vertex), b: vertex) }
         left.append(last + leftNormal(dn) * h); right.append(last - leftNormal(dn) * h)
 
         var contour = left

@@ -38,6 +38,9 @@ extension Stroker {
         let side = turn.outerSide
         let na = leftNormal(da) * side, nb = leftNormal(db) * side
         switch kind {
+        case .round where turn.dot > 0 && abs(turn.cross) <= turn.dot * parameters.oneChordTangent:
+            // One chord (chordCount is 1 for this turn): its ends, with no angle to compute.
+            out.append(p + na * h); out.append(p + nb * h)
         case .round:
             StrokeArc.append(center: p, radius: h, from: na, to: nb, sweep: side * turn.angle,
                              tolerance: parameters.tolerance, includeStart: true, includeEnd: true, into: &out)

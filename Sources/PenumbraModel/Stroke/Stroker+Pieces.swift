@@ -27,13 +27,12 @@ extension Stroker {
             let n = leftNormal(run.directions[k]) * h
             sink.append([a + n, b + n, b - n, a - n])   // positive: left edge forwards
         }
-        for joint in run.joints where !sink.isFull {
-            let da = run.directions[joint.a], db = run.directions[joint.b]
+        for vertex in run.jointVertices where !sink.isFull {
+            let da = run.directions[run.segment(before: vertex)], db = run.directions[vertex]
             let turn = Turn(from: da, to: db)
             guard !turn.isStraight else { continue }
-            let kind = joinKind(smooth: run.smooth[joint.vertex], parameters)
-            sink.appendPositive(joinWedge(at: run.points[joint.vertex], from: da, to: db, turn: turn,
-                                          kind: kind, parameters))
+            let kind = joinKind(smooth: run.smooth[vertex], parameters)
+            sink.appendPositive(joinWedge(at: run.points[vertex], from: da, to: db, turn: turn, kind: kind, parameters))
         }
         if !run.isClosed {
             let last = run.segmentCount - 1

@@ -198,12 +198,21 @@ package enum Stroker {
 /// The resolved stroke parameters every stage needs.
 package struct StrokeParameters: Hashable, Sendable {
     /// Half the line width (> 0, finite).
-    var halfWidth: Double
+    let halfWidth: Double
     /// Flattening tolerance of round caps and joins (> 0).
-    var tolerance: Double
-    var cap: LineCap
-    var join: LineJoin
-    var miterLimit: Double
+    let tolerance: Double
+    let cap: LineCap
+    let join: LineJoin
+    let miterLimit: Double
+    /// A round join whose turn's tangent (|cross| / dot) is at most this is a single chord
+    /// (StrokeArc.oneChordTangent): resolved once per stroke, not per vertex.
+    let oneChordTangent: Double
+
+    init(halfWidth: Double, tolerance: Double, cap: LineCap, join: LineJoin, miterLimit: Double) {
+        self.halfWidth = halfWidth; self.tolerance = tolerance
+        self.cap = cap; self.join = join; self.miterLimit = miterLimit
+        oneChordTangent = StrokeArc.oneChordTangent(radius: halfWidth, tolerance: tolerance)
+    }
 }
 
 /// Collects output contours, drops non-finite ones, and stops at a point budget: its own
