@@ -308,16 +308,42 @@ private struct SolidNormalPixels {
     }
 
     @inline(__always)
-    static func div255(_ x: SIMD4<UInt16>) -> SIMD4<UInt16> {
+    static func div255<Lanes: SIMD>(_ x: Lanes) -> Lanes where Lanes.Scalar == UInt16 {
         let t = x &+ 128
         return (t &+ (t &>> 8)) &>> 8
     }
 
-    /// Composites `count` pixels from `pixels`, with coverage `coverage[i]`.
+    /// Composites `count` pixels from `pixels`, with coverage `coverage[i]`: two at a time in
+    /// eight 16-bit lanes, then the odd one.
     @inline(__always)
     func composite(_ pixels: UnsafeMutablePointer<UInt8>, _ count: Int, coverage: UnsafePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(pixels)
-        for i in 0..<count { composite(raw + i &* 4, coverage: coverage[i]) }
+        var i = 0
+        while i &+ 2 <= count {
+            compositePair(raw + i &* 4, coverage[i], coverage[i &+ 1])
+            i &+= 2
+        }
+        if i < count { composite(raw + i &* 4, coverage: coverage[i]) }
+    }
+
+    /// Composites the two pixels at `pixels` with coverages `t0` and `t1`: `composite(_:coverage:)`
+    /// of each, lane for lane, without its two shortcuts, which the formula reproduces. Coverage 0
+    /// gives div255(255 d) = d, and coverage 255 gives div255(255 b) = b, which is the source for
+    /// an opaque one (b = div255(255 s + d 0)).
+    @inline(__always)
+    func compositePair(_ pixels: UnsafeMutableRawPointer, _ t0: UInt8, _ t1: UInt8) {
+        if t0 | t1 == 0 { return }
+        let d = SIMD8<UInt16>(truncatingIfNeeded: pixels.loadUnaligned(as: SIMD8<UInt8>.self))
+        let source = SIMD8<UInt16>(lowHalf: source255, highHalf: source255)
+        let inverse = SIMD8<UInt16>(lowHalf: inverseAlpha, highHalf: inverseAlpha)
+        var blended = SolidNormalPixels.div255(source &+ d &* inverse)
+        // Each pixel's alpha (its fourth lane) in all four of its lanes: a pixel is one 64-bit word.
+        let a = unsafeBitCast(blended, to: SIMD2<UInt64>.self) &>> 48
+        let alpha = unsafeBitCast(a | a &<< 16 | a &<< 32 | a &<< 48, to: SIMD8<UInt16>.self)
+        blended.replace(with: alpha, where: blended .> alpha)
+        let coverage = SIMD8<UInt16>(lowHalf: SIMD4(repeating: UInt16(t0)), highHalf: SIMD4(repeating: UInt16(t1)))
+        let mixed = SolidNormalPixels.div255(d &* (255 &- coverage) &+ blended &* coverage)
+        pixels.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: mixed), as: SIMD8<UInt8>.self)
     }
 
     /// Composites `count` pixels from `pixels`, all with coverage `constant`.

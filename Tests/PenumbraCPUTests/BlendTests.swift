@@ -271,6 +271,38 @@ final class BlendTests: XCTestCase {
         }
     }
 
+    /// A solid colour in normal mode is composited two pixels at a time in eight 16-bit lanes,
+    /// the last odd pixel alone: every pixel equals the per-pixel composite, for translucent and
+    /// opaque sources, coverage 0 and 255 beside partial values, and destinations whose colour
+    /// lanes exceed their alpha (where the blend's clamp to alpha decides the bytes).
+    func testSolidNormalPairsMatchThePerPixelComposite() {
+        var g = SplitMix64(state: 2026)
+        for count in [1, 2, 3, 8, 31] {
+            for trial in 0..<64 {
+                var source = SIMD4<UInt8>(truncatingIfNeeded: randomColor(&g))
+                // Its colour lanes stay within a raised alpha. (A clear source leaves the row as it
+                // is, which testPreservesDestinationWhereSourceIsClear covers.)
+                if trial % 4 == 0 { source.w = 255 } else if source.w == 0 { source.w = 1 }
+                let coverage: [UInt8] = (0..<count).map { i in
+                    switch (i + trial) % 5 { case 0: return 0; case 1: return 255; default: return UInt8(truncatingIfNeeded: g.next()) }
+                }
+                // Any bytes: half the destinations have a colour lane above their alpha.
+                let original = (0..<(4 * count)).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+                var row = original
+                coverage.withUnsafeBufferPointer { cov in
+                    row.withUnsafeMutableBufferPointer { BlendMode.normal.blendRow(source: source, coverage: cov, destination: $0) }
+                }
+                let expected = (0..<count).flatMap { i -> [UInt8] in
+                    let d = SIMD4<Int32>((0..<4).map { Int32(original[4 * i + $0]) })
+                    let r = composite(source: SIMD4<Int32>(truncatingIfNeeded: source), destination: d,
+                                      coverage: Int32(coverage[i]), mode: .normal)
+                    return (0..<4).map { UInt8(r[$0]) }
+                }
+                XCTAssertEqual(row, expected, "source \(source), \(count) pixels, coverage \(coverage)")
+            }
+        }
+    }
+
     func testRowCompositeMatchesThePerPixelComposite() {
         var g = SplitMix64(state: 99)
         let count = 257

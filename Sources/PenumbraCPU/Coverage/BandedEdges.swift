@@ -97,12 +97,19 @@ extension BandedEdges {
                 // Run r writes only parts[r] and counts[r], and every run ends before this returns.
                 let lists = DisjointWrites(partsBuffer.baseAddress!), perBand = DisjointWrites(countsBuffer.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: runs.count) { r in
-                    var list: [FixedEdge] = [], count = [Int](repeating: 0, count: bands)
-                    EdgeClipper.forEachEdge(of: shape, contours: runs[r], in: region) { x0, y0, x1, y1 in
-                        guard y0 != y1 else { return }
-                        let edge = FixedEdge(x0, y0, x1, y1)
-                        list.append(edge)
-                        count[Int(edge.sy) / bandUnits] += 1
+                    // Room for an edge per point, the usual count (a clipped contour may give more),
+                    // so the list rarely grows; the counts are written through a pointer.
+                    var list: [FixedEdge] = []
+                    list.reserveCapacity(shape.contours[runs[r]].reduce(0) { $0 + $1.count })
+                    var count = [Int](repeating: 0, count: bands)
+                    count.withUnsafeMutableBufferPointer { count in
+                        let bandCounts = count.baseAddress!
+                        EdgeClipper.forEachEdge(of: shape, contours: runs[r], in: region) { x0, y0, x1, y1 in
+                            guard y0 != y1 else { return }
+                            let edge = FixedEdge(x0, y0, x1, y1)
+                            list.append(edge)
+                            bandCounts[Int(edge.sy) / bandUnits] &+= 1
+                        }
                     }
                     lists.value[r] = list
                     perBand.value[r] = count
