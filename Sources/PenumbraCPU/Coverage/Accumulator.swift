@@ -95,7 +95,8 @@ struct Accumulator {
     /// 1 in each byte of a word: a byte times it is that byte in every lane.
     static let byteLanes: UInt64 = 0x0101_0101_0101_0101
     /// Rows per band: 32 rows of a 1024-pixel region are 131 KB of cells, within a core's L2.
-    static let bandHeight = 32
+    static let bandHeight = 1 << bandShift
+    static let bandShift = 5
 
     /// An accumulator for bands of up to `rows` rows, at first the band of rows `0..<rows`.
     init(width: Int, rows: Int, scratch: AccumulationScratch) {

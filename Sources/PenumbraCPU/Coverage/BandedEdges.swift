@@ -35,6 +35,12 @@ struct FixedEdge {
         if y0 < y1 { self.init(sx: x0, sy: y0, ex: x1, ey: y1, direction: 1) }
         else { self.init(sx: x1, sy: y1, ex: x0, ey: y0, direction: -1) }
     }
+
+    /// The band of `Accumulator.bandHeight` rows holding the edge's top (its y is at least 0):
+    /// a shift. (Divided by the band's height in 1/256 pixel, a product of constants from two
+    /// modules, it was an integer division per edge, twice in each sort.)
+    @inline(__always)
+    var band: Int { Int(sy) &>> (Accumulator.bandShift &+ Accumulator.subpixelShift) }
 }
 
 /// A shape's edges grouped by the band of their top row, in buffers reused from call to call.
@@ -57,10 +63,9 @@ struct BandedEdges {
         EdgeClipper.forEachEdge(of: shape, in: region) { x0, y0, x1, y1 in
             if y0 != y1 { unsorted.append(FixedEdge(x0, y0, x1, y1)) }
         }
-        let bandUnits = Accumulator.bandHeight << Accumulator.subpixelShift
         bandStarts.removeAll(keepingCapacity: true)
         bandStarts.append(contentsOf: repeatElement(0, count: bands + 1))
-        for edge in unsorted { bandStarts[Int(edge.sy) / bandUnits + 1] += 1 }
+        for edge in unsorted { bandStarts[edge.band + 1] += 1 }
         for b in 0..<bands { bandStarts[b + 1] += bandStarts[b] }
         // Place each edge at its band's next free slot; the slots' starting points are the band
         // starts, so after the pass `next[b]` is band b's end.
@@ -69,7 +74,7 @@ struct BandedEdges {
         edges.append(contentsOf: unsorted)  // sized; every slot is overwritten below
         edges.withUnsafeMutableBufferPointer { out in
             for edge in unsorted {
-                let b = Int(edge.sy) / bandUnits
+                let b = edge.band
                 out[next[b]] = edge
                 next[b] += 1
             }
@@ -89,7 +94,6 @@ extension BandedEdges {
     mutating func sortByBand(of shape: DeviceShape, in region: PixelRect, bands: Int, threads: Int) {
         let runs = BandedEdges.runs(of: shape, threads: threads)
         guard runs.count > 1 else { return sortByBand(of: shape, in: region, bands: bands) }
-        let bandUnits = Accumulator.bandHeight << Accumulator.subpixelShift
         var parts = [[FixedEdge]](repeating: [], count: runs.count)
         var counts = [[Int]](repeating: [], count: runs.count)
         parts.withUnsafeMutableBufferPointer { partsBuffer in
@@ -108,7 +112,7 @@ extension BandedEdges {
                             guard y0 != y1 else { return }
                             let edge = FixedEdge(x0, y0, x1, y1)
                             list.append(edge)
-                            bandCounts[Int(edge.sy) / bandUnits] &+= 1
+                            bandCounts[edge.band] &+= 1
                         }
                     }
                     lists.value[r] = list
@@ -124,7 +128,7 @@ extension BandedEdges {
         edges = [FixedEdge](unsafeUninitializedCapacity: total) { out, initialized in
             for part in parts {
                 for edge in part {
-                    let b = Int(edge.sy) / bandUnits
+                    let b = edge.band
                     (out.baseAddress! + next[b]).initialize(to: edge)
                     next[b] += 1
                 }
