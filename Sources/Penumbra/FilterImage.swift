@@ -187,17 +187,21 @@ private final class RendererBox: @unchecked Sendable {
         self.renderer = renderer; graphs = renderer as? any FilterGraphRendering; gpu = renderer as? GPURenderer
     }
 
-    /// The list drawn by the renderer, kept on the GPU as an image texture when it is the GPU.
-    func renderImage(_ list: DisplayList) throws -> Bitmap {
-        if let gpu { return try gpu.renderKeepingImage(list) }
-        return try renderer.render(list)
+    /// The list drawn by the renderer, kept on the GPU as an image texture when it is the GPU
+    /// (the CPU reference renderer makes its pixels wherever they are asked for off the GPU).
+    func renderImage(_ list: DisplayList) throws -> ProducedPixels {
+        if let gpu { return try gpu.renderKeeping(list) { try CPURenderer().render(list) } }
+        return .bitmap(try renderer.render(list))
     }
 
     /// The graph evaluated by the renderer's passes, kept on the GPU as an image texture when
-    /// it is the GPU; nil when the renderer has no passes.
-    func renderFilterImage(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> Bitmap? {
-        if let gpu { return try gpu.renderFilter(node, in: region, maxPixels: maxPixels, keepingImage: true) }
-        return try graphs?.renderFilter(node, in: region, maxPixels: maxPixels)
+    /// it is the GPU (the CPU's evaluator makes its pixels wherever they are asked for off the
+    /// GPU); nil when the renderer has no passes.
+    func renderFilterImage(_ node: FilterNode, in region: PixelRect, maxPixels: Int) throws -> ProducedPixels? {
+        if let gpu {
+            return try gpu.renderFilterKeeping(node, in: region, maxPixels: maxPixels) { try FilterEvaluator.cpu(node, region, maxPixels) }
+        }
+        return try graphs.map { .bitmap(try $0.renderFilter(node, in: region, maxPixels: maxPixels)) }
     }
 }
 
@@ -206,7 +210,8 @@ extension SceneEnvironment {
     /// images' pixels, filter chains and generators) drawn by `renderer`, the one that will render
     /// the scene: offscreen images and drawings as display lists it renders, filter graphs by its
     /// own passes when it has them (a GPU renderer's, on its context, which keeps each result as
-    /// a texture, so drawing it in the scene uploads nothing). Where the GPU cannot hold a
+    /// a texture, so drawing it in the scene reads nothing back and uploads nothing; their
+    /// pixels, asked for elsewhere, are the CPU renderer's, the same bytes). Where the GPU cannot hold a
     /// canvas or a region, the CPU renderer and evaluator draw it (the same bytes). Decoding draws
     /// none of them: `Scene.displayList()` draws them, before the scene's ops, so call it on the
     /// renderer's thread.
@@ -216,7 +221,7 @@ extension SceneEnvironment {
         environment.renderOffscreen = { content in
             let list = try content.displayList()
             do { return try box.renderImage(list) } catch is BackendUnavailable {
-                return try CPURenderer().render(list)
+                return .bitmap(try CPURenderer().render(list))
             }
         }
         if box.graphs != nil {
@@ -224,7 +229,7 @@ extension SceneEnvironment {
                 do {
                     if let pixels = try box.renderFilterImage(node, in: region, maxPixels: maxPixels) { return pixels }
                 } catch is BackendUnavailable {}
-                return try FilterEvaluator.cpu(node, region, maxPixels)
+                return .bitmap(try FilterEvaluator.cpu(node, region, maxPixels))
             }
             environment.filterRendererName = renderer.name
         }

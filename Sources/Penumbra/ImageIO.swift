@@ -20,8 +20,8 @@ extension SceneEnvironment {
     /// Every codec, the CPU reference renderer for offscreen images and filters, the text engine,
     /// and SVG images (`.svg`, `.svgz`, `data:image/svg+xml;base64,`) drawn as vectors.
     public static let standard: SceneEnvironment = {
-        var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { try CPURenderer().render($0.displayList()) },
-                                           textEngine: TextEngines.standard, filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
+        var environment = SceneEnvironment(codecs: .standard, renderOffscreen: { .bitmap(try CPURenderer().render($0.displayList())) },
+                                           textEngine: TextEngines.standard, filterRenderer: { .bitmap(try FilterEvaluator.cpu($0, $1, $2)) }, filterRendererName: "cpu")
         environment.vectorImages = [.svg]
         return environment
     }()

@@ -50,6 +50,7 @@ public final class CPURenderer: Renderer {
 
     private func run(_ list: DisplayList, _ cancellation: RenderCancellation?,
                      reusing memory: consuming [UInt8]? = nil) throws -> Bitmap {
+        list.makeDeferredImages()
         var frame = CPUFrame(list: list, form: form, reusing: consume memory)
         try frame.run(cancellation: cancellation)
         return frame.target.bitmap

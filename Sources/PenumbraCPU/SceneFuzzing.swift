@@ -22,8 +22,8 @@ import PenumbraCore
     /// One input; returns normally for accepted and rejected scenes alike.
     public static func run(_ data: [UInt8]) {
         let renderer = CPURenderer()
-        let environment = SceneEnvironment(codecs: .png, renderOffscreen: { try CPURenderer().render($0.displayList()) },
-                                           filterRenderer: FilterEvaluator.cpu, filterRendererName: "cpu")
+        let environment = SceneEnvironment(codecs: .png, renderOffscreen: { .bitmap(try CPURenderer().render($0.displayList())) },
+                                           filterRenderer: { .bitmap(try FilterEvaluator.cpu($0, $1, $2)) }, filterRendererName: "cpu")
         do {
             let scene = try Scene.decode(data, sources: ImageSources(baseDirectory: nil), limits: limits, environment: environment)
             _ = try renderer.render(scene.displayList())

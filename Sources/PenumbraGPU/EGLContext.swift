@@ -128,6 +128,9 @@ final class EGLHeadlessContext {
     }
 
     /// Makes this context current on the calling thread.
+    /// Whether the context is current on the calling thread.
+    var isCurrent: Bool { eglGetCurrentContext() == context }
+
     func makeCurrent() throws {
         guard eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
             throw RenderError("eglMakeCurrent failed (\(EGLHeadlessContext.lastError()))")

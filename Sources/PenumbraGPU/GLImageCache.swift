@@ -14,9 +14,10 @@
 // the buffer alive. Entries beyond `budget` bytes of texture are deleted,
 // least recently used first (the entries just used always stay). A mipmapped
 // draw's atlas (levels built by the CPU, MipCache) is one more bitmap here.
-// A bitmap the renderer itself drew and read back for a later draw (an
-// offscreen image, a filter chain) enters without an upload: its texture is
-// copied on the GPU from the render target (`adopt`).
+// A bitmap the renderer itself drew and read back for a later draw (a kept
+// image whose pixels were asked for) enters without an upload: its texture
+// is copied on the GPU (`adopt`). The kept images themselves are textures
+// by identity, not content (`kept`, GLKeptImages.swift).
 import CEGL
 import PenumbraModel
 import PenumbraCore
@@ -35,6 +36,8 @@ final class GLImageCache {
     }
 
     private var byKey: [Key: Entry] = [:]
+    /// The textures of images this renderer drew and keeps (GLKeptImages.swift).
+    let kept = GLKeptTextures()
     private var byAddress: [UnsafeRawPointer: Entry] = [:]
     private var clock: UInt64 = 0
     /// Texture bytes kept at most (the entry in use always stays).
@@ -61,9 +64,15 @@ final class GLImageCache {
         return entry.texture
     }
 
-    /// The textures of an image and of its draw's mip atlas (the image's again without one),
-    /// neither evicted by the other's upload.
-    func textures(for bitmap: Bitmap, atlas: Bitmap?, pool: GLTexturePool) throws -> (image: GLuint, mipmaps: GLuint) {
+    /// The textures of an image's pixels and of its draw's mip atlas (the image's again without
+    /// one), neither evicted by the other's upload: the texture of an image this renderer keeps
+    /// (GLKeptImages.swift) when the draw samples no mip levels, else those of the pixels' content.
+    func textures(for pixels: ImagePixels, atlas: Bitmap?, pool: GLTexturePool) throws -> (image: GLuint, mipmaps: GLuint) {
+        if atlas == nil, case .deferred(let deferred) = pixels, let image = deferred.kept as? GLKeptImage,
+           let texture = kept.texture(of: image) {
+            return (texture, texture)
+        }
+        let bitmap = pixels.bitmap
         let image = try entry(for: bitmap, pool: pool)
         guard let atlas else { evict(keeping: [image]); return (image.texture, image.texture) }
         let levels = try entry(for: atlas, pool: pool)
@@ -123,22 +132,31 @@ final class GLImageCache {
         guard bitmap.width > 0, bitmap.height > 0, (try? pool.checkSize(bitmap.width, bitmap.height, "an image")) != nil else { return }
         let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
         if existing(key, bitmap) != nil { return } // drawn by its bytes, found by its hash
-        var name = GLImageCache.newTexture()
-        glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(GL_RGBA8UI), GLsizei(bitmap.width), GLsizei(bitmap.height))
-        glCopyImageSubData(source, glEnum(GL_TEXTURE_2D), 0, GLint(origin.x), GLint(origin.y), 0,
-                           name, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0, GLsizei(bitmap.width), GLsizei(bitmap.height), 1)
-        guard glGetError() == glEnum(GL_NO_ERROR) else {
-            for _ in 0..<8 where glGetError() == glEnum(GL_NO_ERROR) { break } // the other flags set, if any
-            glDeleteTextures(1, &name)
-            return
-        }
+        guard let name = GLImageCache.copyTexture(from: source, origin: origin, width: bitmap.width, height: bitmap.height) else { return }
         clock += 1
         adopted += 1
         evict(keeping: [insert(key, bitmap, texture: name)])
     }
 
-    /// Deletes every texture.
+    /// A new RGBA8UI texture holding `width` x `height` texels of the 32-bit texture `source`
+    /// from `origin`, copied on the GPU (the texel formats share 32 bits, so the copy is of the
+    /// bytes); nil, and nothing made, where the driver refuses the copy.
+    static func copyTexture(from source: GLuint, origin: (x: Int, y: Int), width: Int, height: Int) -> GLuint? {
+        var name = GLImageCache.newTexture()
+        glTexStorage2D(glEnum(GL_TEXTURE_2D), 1, glEnum(GL_RGBA8UI), GLsizei(width), GLsizei(height))
+        glCopyImageSubData(source, glEnum(GL_TEXTURE_2D), 0, GLint(origin.x), GLint(origin.y), 0,
+                           name, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0, GLsizei(width), GLsizei(height), 1)
+        guard glGetError() == glEnum(GL_NO_ERROR) else {
+            for _ in 0..<8 where glGetError() == glEnum(GL_NO_ERROR) { break } // the other flags set, if any
+            glDeleteTextures(1, &name)
+            return nil
+        }
+        return name
+    }
+
+    /// Deletes every texture, the kept images' too.
     func purge() {
+        kept.purge()
         for entry in Array(byKey.values) { remove(entry) }
     }
 

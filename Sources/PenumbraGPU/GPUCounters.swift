@@ -2,7 +2,8 @@
 // the driver (SCENE_FORMAT.md, `penumbra bench --json`'s "gpu" object).
 // Uploads are the bytes handed to glTexImage2D/glTexSubImage2D and to buffer
 // data calls (masks, stop tables, image textures on first use, tile corners,
-// blur weights, edges of GPU coverage); readback is the finished canvas. A
+// blur weights, edges of GPU coverage); readback is the finished canvas
+// (and a kept image the frame needs as pixels: GLKeptImages.swift). A
 // pass is one draw or one dispatch (every draw call and every dispatch
 // today is its own pass). Host time is the frame's wall-clock time on the
 // rendering thread up to the readback, minus the time spent inside the
@@ -20,7 +21,8 @@ public struct GPUFrameCounters: Hashable, Sendable, Encodable {
     /// Bytes handed to the driver for textures and buffers during the frame (such as masks,
     /// gradient stop tables, image textures on first use, blur weights, coverage edges).
     public var uploadBytes = 0
-    /// Bytes read back from the GPU: the finished canvas.
+    /// Bytes read back from the GPU: the finished canvas, and the images the renderer keeps on
+    /// the GPU (a scene's offscreen images and filter chains) that the frame needed as pixels.
     public var readbackBytes = 0
     /// Draw calls issued.
     public var drawCalls = 0

@@ -26,7 +26,8 @@
 //   *filtered* input is read back once; a source bitmap is not.
 //
 // Intermediates go back to the lease after the last pass that reads them;
-// the result is read back once (`GPURenderer.renderFilter`), or drawn in
+// the result is read back once (`GPURenderer.renderFilter`), kept on the
+// GPU for the scene that draws it (`renderFilterKeeping`), or drawn in
 // place (blurBackdrop, GPUFrame+Backdrop.swift; shadows, GPUFrame+Shadow.swift).
 import CEGL
 import PenumbraModel

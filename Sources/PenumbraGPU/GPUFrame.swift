@@ -135,7 +135,7 @@ final class GPUFrame {
         try shared.coverage.mask(edges, programs: programs, uniforms: shared.uniforms, lease: lease).texture
     }
 
-    /// The paint's textures: an image's (cached per content) and its atlas's, a gradient's ramp
+    /// The paint's textures: an image's (kept on the GPU, or cached per content) and its atlas's, a gradient's ramp
     /// (returned too, to give back after the draw), or the placed pixels.
     private func textures(for plan: PaintPlan, placed: GLuint?) throws -> (GPUPaint, stops: GLTexture?) {
         func ramp(_ ramp: GradientRamp, _ kind: GPUPaint.Kind) throws -> (GPUPaint, stops: GLTexture?) {
@@ -147,7 +147,7 @@ final class GPUFrame {
         case .linearGradient(let g): return try ramp(g.ramp, .linear)
         case .radialGradient(let g): return try ramp(g.ramp, .radial)
         case .image(let image):
-            let (texture, mipmaps) = try images.textures(for: image.bitmap, atlas: image.atlas, pool: lease.pool)
+            let (texture, mipmaps) = try images.textures(for: image.pixels, atlas: image.atlas, pool: lease.pool)
             return (GPUPaint(kind: .image, textures: [(texture, .image), (mipmaps, .mipmaps)]), nil)
         case .placed:
             guard let placed else { preconditionFailure("a placed paint without its pixels") }

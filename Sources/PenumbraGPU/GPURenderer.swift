@@ -59,6 +59,8 @@ public final class GPURenderer: Renderer {
     let counters = GPUCounters()
     /// What the last frame cost: uploads, readback, draw calls, dispatches, passes, host time.
     public var lastFrameCounters: GPUFrameCounters { counters.frame }
+    /// Whether a frame is being drawn (a kept image is not read back then).
+    private var drawingFrame = false
 
     /// The renderer's name: the GL_RENDERER string.
     public var name: String { rendererString }
@@ -129,17 +131,25 @@ public final class GPURenderer: Renderer {
     /// Renders the list, checking `cancellation` between draws.
     public func render(_ list: DisplayList, cancellation: RenderCancellation?) throws -> Bitmap {
         // Waiting at once: glReadPixels straight into the bitmap (one copy, not two via a buffer).
-        try draw(list, cancellation: cancellation) { try GLReadbackBuffers.read($0, width: list.canvasFrame.width, height: list.canvasFrame.height) }
+        try draw(list, cancellation: cancellation) { target in
+            counters.frame.readbackBytes = list.canvasFrame.area * 4
+            return try GLReadbackBuffers.read(target, width: list.canvasFrame.width, height: list.canvasFrame.height)
+        }
     }
 
-    /// Renders the list like `render(_:)` and keeps its pixels as an image texture too, copied
-    /// on the GPU from the canvas (GLImageCache.adopt): a later list that draws the bitmap
-    /// uploads nothing. For what a scene draws to draw again (its offscreen images).
-    package func renderKeepingImage(_ list: DisplayList) throws -> Bitmap {
-        try draw(list, cancellation: RenderCancellation.current) { target in
-            let bitmap = try GLReadbackBuffers.read(target, width: list.canvasFrame.width, height: list.canvasFrame.height)
-            images.adopt(bitmap, copiedFrom: target.texture.name, origin: (0, 0), pool: pool)
-            return bitmap
+    /// Renders the list and keeps its pixels on the GPU as an image texture (GLKeptImages.swift),
+    /// reading nothing back: for what a scene draws to draw again (its offscreen images).
+    /// `portable` makes the same pixels anywhere (the CPU reference renderer), for whatever asks
+    /// for them off this renderer's thread. Where the driver refuses the copy, the pixels are
+    /// read back.
+    package func renderKeeping(_ list: DisplayList, portable: @escaping @Sendable () throws -> Bitmap) throws -> ProducedPixels {
+        let (width, height) = (list.canvasFrame.width, list.canvasFrame.height)
+        return try draw(list, cancellation: RenderCancellation.current) { target in
+            if let kept = images.kept.keep(copiedFrom: target.texture.name, origin: (0, 0), width: width, height: height, renderer: self) {
+                return .kept(kept, portable: portable)
+            }
+            counters.frame.readbackBytes = width * height * 4
+            return .bitmap(try GLReadbackBuffers.read(target, width: width, height: height))
         }
     }
 
@@ -147,15 +157,21 @@ public final class GPURenderer: Renderer {
     /// fence), returning before the GPU has finished: render the next list, then ask this one
     /// for its bitmap, and the GPU's work overlaps the CPU's. Call `bitmap()` on this thread.
     package func submit(_ list: DisplayList) throws -> GPUPendingFrame {
-        try draw(list) { try readbacks.start(reading: $0, width: list.canvasFrame.width, height: list.canvasFrame.height, renderer: self) }
+        try draw(list) { target in
+            counters.frame.readbackBytes = list.canvasFrame.area * 4
+            return try readbacks.start(reading: target, width: list.canvasFrame.width, height: list.canvasFrame.height, renderer: self)
+        }
     }
 
     /// Runs the list's commands into a canvas from the pool and hands it to `readBack` before
-    /// the render's surfaces go back to the pool.
+    /// the render's surfaces go back to the pool. The deferred images the frame needs as
+    /// pixels are made first, here, where a kept one can still be read back.
     private func draw<T>(_ list: DisplayList, cancellation: RenderCancellation? = nil,
                          readBack: (GLTarget) throws -> T) throws -> T {
         try egl.makeCurrent()
+        images.kept.collect()
         counters.begin()
+        list.makeDeferredImages(except: drawsFromKeptTexture)
         readbacks.collectAbandoned()
         let lease = GLLease(pool: pool)
         defer {
@@ -163,12 +179,49 @@ public final class GPURenderer: Renderer {
             pool.trim()
         }
         let frame = try GPUFrame(list: list, programs: programs, lease: lease, images: images, shared: shared)
-        try frame.run(cancellation: cancellation)
+        try whileDrawing { try frame.run(cancellation: cancellation) }
         counters.endHostTime()
-        counters.frame.readbackBytes = list.canvasFrame.area * 4
         let result = try readBack(frame.target)
         try GPURenderer.checkGLError("render")
         return result
+    }
+
+    /// Runs `body` as a frame's drawing, during which no kept image is read back.
+    func whileDrawing<T>(_ body: () throws -> T) rethrows -> T {
+        drawingFrame = true
+        defer { drawingFrame = false }
+        return try body()
+    }
+
+    /// Whether the frame draws `draw` from a texture this renderer keeps (GPUFrame does so for
+    /// a draw that samples no mip levels, whose atlas the CPU builds from the pixels).
+    private func drawsFromKeptTexture(_ draw: ImageDraw, _ pixels: DeferredPixels) -> Bool {
+        guard let kept = pixels.kept as? GLKeptImage, images.kept.texture(of: kept, counting: false) != nil else { return false }
+        return ImageSamplingPlan(draw).mipmaps == nil
+    }
+
+    /// The pixels of `image`, read back from its texture: only on the thread this renderer's
+    /// context is current on, between frames (nil elsewhere, or once its texture is gone). They
+    /// are kept by content too (GLImageCache.adopt), so a draw of them uploads nothing.
+    func readBack(_ image: GLKeptImage) -> Bitmap? {
+        guard egl.isCurrent, !drawingFrame, let texture = images.kept.texture(of: image, counting: false) else { return nil }
+        let lease = GLLease(pool: pool)
+        defer { lease.end() }
+        guard let surface = try? lease.acquire(.color, width: image.width, height: image.height, "an image read back") else { return nil }
+        glCopyImageSubData(texture, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0, surface.name, glEnum(GL_TEXTURE_2D), 0, 0, 0, 0,
+                           GLsizei(image.width), GLsizei(image.height), 1)
+        var bitmap = Bitmap(width: image.width, height: image.height)
+        glBindFramebuffer(glEnum(GL_READ_FRAMEBUFFER), surface.framebuffer)
+        glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
+        bitmap.pixels.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(image.width), GLsizei(image.height), glEnum(GL_RGBA), glEnum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        guard (try? GPURenderer.checkGLError("reading a kept image back")) != nil else { return nil }
+        counters.frame.readbackBytes += bitmap.pixels.count
+        images.kept.readBacks += 1
+        images.kept.readBackBytes += bitmap.pixels.count
+        images.adopt(bitmap, copiedFrom: texture, origin: (0, 0), pool: pool)
+        return bitmap
     }
 
     /// Makes the context current (for a pending frame's readback).

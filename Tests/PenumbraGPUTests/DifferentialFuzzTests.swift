@@ -198,12 +198,18 @@ struct FuzzSceneBuilder {
     }
 
     /// `list` (from `build`) with each filtered image's pixels evaluated by the GPU's passes and
-    /// kept as a texture, as a scene's chains are (so the GPU render draws the copied texture).
+    /// kept there as a texture, not read back, as a scene's chains are (so the GPU render draws
+    /// the kept texture, or reads it back first for a mipmapped draw).
     func withGPUFilters(_ list: DisplayList, _ gpu: GPURenderer) throws -> DisplayList {
         var out = list
         for (index, node, region) in filtered {
             guard case .image(var draw, let state) = out.commands[index] else { continue }
-            draw.bitmap = try gpu.renderFilter(node, in: region, maxPixels: ResourceLimits.default.maxPixels, keepingImage: true)
+            let produced = try gpu.renderFilterKeeping(node, in: region, maxPixels: ResourceLimits.default.maxPixels) {
+                try FilterEvaluator(services: .cpu).render(node, in: region)
+            }
+            let pixels = DeferredPixels(width: region.width, height: region.height, place: "filtered", producing: { produced })
+            try pixels.prepare()
+            draw.pixels = .deferred(pixels)
             out.commands[index] = .image(draw, state)
         }
         return out

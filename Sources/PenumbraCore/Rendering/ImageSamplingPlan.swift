@@ -159,9 +159,9 @@ import PenumbraModel
         }
         let insets = draw.slicing?.capInsets ?? .zero
         let mode = draw.slicing?.mode
-        let h = ImageSamplingPlan.axisAndSteps(localX, destination: rect.width, pixels: draw.bitmap.width, scale: draw.scale,
+        let h = ImageSamplingPlan.axisAndSteps(localX, destination: rect.width, pixels: draw.pixels.width, scale: draw.scale,
                                                leadingCap: insets.left, trailingCap: insets.right, mode: mode)
-        let v = ImageSamplingPlan.axisAndSteps(localY, destination: rect.height, pixels: draw.bitmap.height, scale: draw.scale,
+        let v = ImageSamplingPlan.axisAndSteps(localY, destination: rect.height, pixels: draw.pixels.height, scale: draw.scale,
                                                leadingCap: insets.top, trailingCap: insets.bottom, mode: mode)
         horizontal = h.axis; vertical = v.axis
         switch draw.interpolation {

@@ -32,7 +32,7 @@ import PenumbraModel
     /// The paint of an image draw, moved by `offset` device pixels.
     package init(image draw: ImageDraw, offset: Point = .zero) {
         let sampling = ImageSamplingPlan(draw, offset: offset)
-        self = .image(ImagePaint(bitmap: draw.bitmap, atlas: sampling.mipmaps.map { draw.bitmap.mipAtlas($0) },
+        self = .image(ImagePaint(pixels: draw.pixels, atlas: sampling.mipmaps.map { draw.bitmap.mipAtlas($0) },
                                  sampling: sampling, tint8: draw.tint?.premultiplied8))
     }
 
@@ -58,8 +58,11 @@ import PenumbraModel
 
 /// An image's paint.
 @usableFromInline package struct ImagePaint: Sendable {
-    /// The (cropped) premultiplied pixels.
-    @usableFromInline package let bitmap: Bitmap
+    /// The (cropped) premultiplied pixels, held or deferred (a GPU renderer draws pixels it
+    /// keeps from its texture without making them).
+    @usableFromInline package let pixels: ImagePixels
+    /// The pixels, made now if they are deferred.
+    @usableFromInline package var bitmap: Bitmap { pixels.bitmap }
     /// The mip levels the plan samples (ImageSamplingPlan.mipmaps), nil when it samples none.
     @usableFromInline package let atlas: Bitmap?
     @usableFromInline package let sampling: ImageSamplingPlan

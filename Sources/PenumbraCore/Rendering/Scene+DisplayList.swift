@@ -18,7 +18,7 @@ extension Scene {
     /// - Throws: `SceneError` naming the op that does not fit, or the image that cannot be drawn.
     public func displayList() throws -> DisplayList {
         try RenderCancellation.checkCurrent()
-        try deferredImages.makeAll()
+        try deferredImages.prepareAll()
         let context = makeContext()
         context.geometryBudget = GeometryBudget(limit: limits.maxGeometryPoints)
         try RenderCancellation.checkCurrent()

@@ -113,3 +113,18 @@ public struct DisplayList: Hashable, Sendable {
         self.width = width; self.height = height; self.scale = scale; self.background = background
     }
 }
+
+extension DisplayList {
+    /// Makes, on this thread, the deferred pixels of the images the list draws, except those of
+    /// the draws `drawsFromDevice` says the renderer takes from its own device: a renderer calls
+    /// it before planning, so that no planning thread runs a producer or reads a device back
+    /// (DeferredPixels.swift). A failure leaves the pixels clear, as `Image.bitmap` does; the
+    /// scene's lowering has thrown it already.
+    package func makeDeferredImages(except drawsFromDevice: (ImageDraw, DeferredPixels) -> Bool = { _, _ in false }) {
+        for command in commands {
+            guard case .image(let draw, _) = command, case .deferred(let pixels) = draw.pixels,
+                  !drawsFromDevice(draw, pixels) else { continue }
+            _ = pixels.pixelsOrTransparent
+        }
+    }
+}

@@ -287,7 +287,7 @@ public final class GraphicsContext {
             return drawVector(vector, of: image, in: rect.standardized, blendMode: blendMode, alpha: alpha)
         }
         let tint: Color? = image.renderingMode == .template ? (image.tint ?? .black) : nil
-        let draw = ImageDraw(bitmap: image.bitmap, scale: image.scale, transform: state.ctm, rect: rect.standardized,
+        let draw = ImageDraw(pixels: image.pixels, scale: image.scale, transform: state.ctm, rect: rect.standardized,
                              slicing: image.slicing, tint: tint, flippedHorizontally: image.isFlippedHorizontally,
                              interpolation: interpolation ?? state.interpolationQuality)
         var c = composite()

@@ -34,8 +34,9 @@ public struct NineSlice: Hashable, Sendable {
 
 /// An image drawn into a destination rectangle.
 @usableFromInline package struct ImageDraw: Hashable, Sendable {
-    /// The (already cropped) premultiplied pixels.
-    @usableFromInline package var bitmap: Bitmap
+    /// The (already cropped) premultiplied pixels, held or deferred: a renderer that keeps an
+    /// image on its device draws it from there without making them (DeferredPixels.swift).
+    @usableFromInline package var pixels: ImagePixels
     /// Image pixels per image point.
     @usableFromInline package var scale: Double
     /// User space to device pixels.
@@ -50,12 +51,24 @@ public struct NineSlice: Hashable, Sendable {
     @usableFromInline package var flippedHorizontally: Bool
     /// How texels are sampled: nearest, bilinear, or mipmapped (`high` and `default`).
     @usableFromInline package var interpolation: ImageInterpolation
+    @usableFromInline package init(pixels: ImagePixels, scale: Double, transform: AffineTransform, rect: Rect,
+                slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false,
+                interpolation: ImageInterpolation = .default) {
+        self.pixels = pixels; self.scale = scale; self.transform = transform; self.rect = rect
+        self.slicing = slicing; self.tint = tint; self.flippedHorizontally = flippedHorizontally
+        self.interpolation = interpolation
+    }
     @usableFromInline package init(bitmap: Bitmap, scale: Double, transform: AffineTransform, rect: Rect,
                 slicing: NineSlice? = nil, tint: Color? = nil, flippedHorizontally: Bool = false,
                 interpolation: ImageInterpolation = .default) {
-        self.bitmap = bitmap; self.scale = scale; self.transform = transform; self.rect = rect
-        self.slicing = slicing; self.tint = tint; self.flippedHorizontally = flippedHorizontally
-        self.interpolation = interpolation
+        self.init(pixels: .held(bitmap), scale: scale, transform: transform, rect: rect, slicing: slicing, tint: tint,
+                  flippedHorizontally: flippedHorizontally, interpolation: interpolation)
+    }
+
+    /// The pixels, made now if they are deferred.
+    @usableFromInline package var bitmap: Bitmap {
+        get { pixels.bitmap }
+        set { pixels = .held(newValue) }
     }
 }
 

@@ -242,19 +242,15 @@ extension SceneDecoder {
         // Intermediates (a blur's input, its passes) fit what the render budget has left,
         // counted as up to three planes alive at once.
         let maxPixels = max(0, min(limits.maxPixels, renderBytesLeft / (3 * RenderBudget.bytesPerPixel)))
-        let evaluate: @Sendable (FilterNode, PixelRect) throws -> Bitmap
+        let evaluate: @Sendable (FilterNode, PixelRect) throws -> ProducedPixels
         if let filterRenderer = environment.filterRenderer {
             evaluate = { try filterRenderer($0, $1, maxPixels) }
         } else {
             throw fail("filters and generators need a renderer; decode with SceneEnvironment.standard (the Penumbra module)")
         }
         return deferImage(width: region.width, height: region.height, scale: scale, place: location) {
-            do {
-                return try evaluate(makeNode(), region)
-            } catch let cancelled as RenderCancelled {
-                throw cancelled
-            } catch {
-                throw SceneError(location: location, message: "the filters could not be applied: \(error)")
+            try ProducedPixels.producing({ try evaluate(makeNode(), region) }) { error in
+                SceneError(location: location, message: "the filters could not be applied: \(error)")
             }
         }
     }

@@ -59,14 +59,11 @@ extension SceneDecoder {
         // The images its ops draw are made before it (they are already in the order).
         scene.deferredImages = deferredImages
         return deferImage(width: Int(w), height: Int(h), scale: s, place: location) { [scene] in
-            do {
-                return try render(.scene(scene))
-            } catch let cancelled as RenderCancelled {
-                throw cancelled
-            } catch let error as SceneError {
-                throw SceneError(location: location, message: "the offscreen image does not fit: \(error)")
-            } catch {
-                throw SceneError(location: location, message: "the offscreen image could not be rendered: \(error)")
+            try ProducedPixels.producing({ try render(.scene(scene)) }) { error in
+                if let error = error as? SceneError {
+                    return SceneError(location: location, message: "the offscreen image does not fit: \(error)")
+                }
+                return SceneError(location: location, message: "the offscreen image could not be rendered: \(error)")
             }
         }
     }
@@ -74,8 +71,8 @@ extension SceneDecoder {
     /// An image of `width` x `height` pixels at `scale` that `produce` draws when the scene is
     /// rendered, after every deferred image declared before it.
     mutating func deferImage(width: Int, height: Int, scale: Double, place: String,
-                             produce: @escaping @Sendable () throws -> Bitmap) -> Image {
-        let pixels = DeferredPixels(width: width, height: height, place: place, produce: produce)
+                             produce: @escaping @Sendable () throws -> ProducedPixels) -> Image {
+        let pixels = DeferredPixels(width: width, height: height, place: place, producing: produce)
         deferredImages.pending.append(pixels)
         return Image(pixels: .deferred(pixels), scale: scale)
     }

@@ -57,12 +57,8 @@ extension SceneDecoder {
         var image = deferImage(width: Int(w), height: Int(h), scale: s, place: place) {
             let context = GraphicsContext(pixelWidth: Int(w), pixelHeight: Int(h), scale: s)
             drawing.draw(in: context, rect: Rect(x: 0, y: 0, width: w / s, height: h / s))
-            do {
-                return try render(.drawing(context.displayList))
-            } catch let cancelled as RenderCancelled {
-                throw cancelled
-            } catch {
-                throw SceneError(location: place, message: "the drawing could not be rendered: \(error)")
+            return try ProducedPixels.producing({ try render(.drawing(context.displayList)) }) { error in
+                SceneError(location: place, message: "the drawing could not be rendered: \(error)")
             }
         }
         image.vector = VectorContent(drawing, fullSize: image.size)

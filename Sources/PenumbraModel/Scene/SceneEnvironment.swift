@@ -9,15 +9,17 @@
 public struct SceneEnvironment: Sendable {
     /// Decoders for image files and data URIs.
     public var codecs: ImageCodecs
-    /// Renders an offscreen image (a scene, or a vector image's drawing); nil rejects offscreen
-    /// and vector images.
-    package var renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)?
+    /// Renders an offscreen image (a scene, or a vector image's drawing): its pixels, or a GPU
+    /// renderer's texture with the CPU's twin (ProducedPixels); nil rejects offscreen and
+    /// vector images.
+    package var renderOffscreen: (@Sendable (OffscreenContent) throws -> ProducedPixels)?
     /// Lays out `drawText` ops and checks `fonts`; nil rejects scenes with text.
     package var textEngine: (any TextEngine)?
     /// Evaluates filter chains and generators (`{ "input", "filters" }`, `{ "generator" }`):
     /// PenumbraCPU's FilterEvaluator, or a GPU renderer's passes (FilterGraphRendering), called
     /// on the decoding thread with the node, the region and the pixel limit; nil rejects them.
-    package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?
+    /// A GPU renderer's result may stay on the GPU (ProducedPixels), as an offscreen image's.
+    package var filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> ProducedPixels)?
     /// Who `filterRenderer` is: "cpu" for PenumbraCPU's evaluator, a GPU renderer's name for
     /// its passes (nil without one).
     package var filterRendererName: String?
@@ -26,15 +28,15 @@ public struct SceneEnvironment: Sendable {
     package var vectorImages: [VectorImageDecoder] = []
 
     /// An environment without filters (`standard` has them).
-    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)? = nil,
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> ProducedPixels)? = nil,
                 textEngine: (any TextEngine)? = nil) {
         self.codecs = codecs; self.renderOffscreen = renderOffscreen; self.textEngine = textEngine
     }
 
     /// An environment whose filters are evaluated by `filterRenderer`.
-    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> Bitmap)? = nil,
+    package init(codecs: ImageCodecs, renderOffscreen: (@Sendable (OffscreenContent) throws -> ProducedPixels)? = nil,
                  textEngine: (any TextEngine)? = nil,
-                 filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> Bitmap)?, filterRendererName: String) {
+                 filterRenderer: (@Sendable (FilterNode, PixelRect, Int) throws -> ProducedPixels)?, filterRendererName: String) {
         self.init(codecs: codecs, renderOffscreen: renderOffscreen, textEngine: textEngine)
         self.filterRenderer = filterRenderer
         self.filterRendererName = filterRendererName
