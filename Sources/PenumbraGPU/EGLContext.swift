@@ -127,10 +127,10 @@ final class EGLHeadlessContext {
         }
     }
 
-    /// Makes this context current on the calling thread.
     /// Whether the context is current on the calling thread.
     var isCurrent: Bool { eglGetCurrentContext() == context }
 
+    /// Makes this context current on the calling thread.
     func makeCurrent() throws {
         guard eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
             throw RenderError("eglMakeCurrent failed (\(EGLHeadlessContext.lastError()))")

@@ -36,15 +36,17 @@ final class GLImageCache {
     }
 
     private var byKey: [Key: Entry] = [:]
+    private var byAddress: [UnsafeRawPointer: Entry] = [:]
     /// The textures of images this renderer drew and keeps (GLKeptImages.swift).
     let kept = GLKeptTextures()
-    private var byAddress: [UnsafeRawPointer: Entry] = [:]
     private var clock: UInt64 = 0
     /// Texture bytes kept at most (the entry in use always stays).
     var budget: Int
     /// Uploads made, textures copied from render targets and draws served from the cache, for
     /// tests and reports.
     private(set) var uploads = 0, adopted = 0, hits = 0
+    /// Bytes of filter sources copied from a cached texture instead of uploaded (GPUFilterEvaluator).
+    var sourceCopyBytes = 0
     /// The content hash (a test may replace it, e.g. by one that makes every image collide).
     var contentHash: ([UInt8]) -> UInt64 = GLImageCache.hash
 
@@ -80,14 +82,25 @@ final class GLImageCache {
         return (image.texture, levels.texture)
     }
 
+    /// The texture of the very same bitmap (its buffer), if an entry holds it: no hashing, no
+    /// upload.
+    func cachedTexture(of bitmap: Bitmap) -> GLuint? {
+        guard let entry = entry(ofBuffer: bitmap) else { return nil }
+        clock += 1
+        return use(entry).texture
+    }
+
+    /// The entry holding `bitmap`'s very buffer, if any.
+    private func entry(ofBuffer bitmap: Bitmap) -> Entry? {
+        guard let address = bitmap.pixels.withUnsafeBytes({ UnsafeRawPointer($0.baseAddress) }), let entry = byAddress[address],
+              entry.key.width == bitmap.width, entry.key.height == bitmap.height, entry.pixels.count == bitmap.pixels.count else { return nil }
+        return entry
+    }
+
     private func entry(for bitmap: Bitmap, pool: GLTexturePool) throws -> Entry {
         try pool.checkSize(bitmap.width, bitmap.height, "an image")
         clock += 1
-        let address = bitmap.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
-        if let address, let entry = byAddress[address], entry.key.width == bitmap.width,
-           entry.key.height == bitmap.height, entry.pixels.count == bitmap.pixels.count {
-            return use(entry)
-        }
+        if let entry = entry(ofBuffer: bitmap) { return use(entry) }
         let key = Key(width: bitmap.width, height: bitmap.height, hash: contentHash(bitmap.pixels))
         if let entry = existing(key, bitmap) { return use(entry) }
         uploads += 1

@@ -32,9 +32,6 @@ final class GLKeptImage: KeptPixels, @unchecked Sendable {
 
     /// Read back by the renderer when this thread is its own and no frame is being drawn.
     func readBack() -> Bitmap? { renderer?.readBack(self) }
-
-    /// Whether `renderer` is the one keeping it.
-    func isKept(by renderer: GPURenderer) -> Bool { self.renderer === renderer }
 }
 
 /// The textures of a renderer's kept images.

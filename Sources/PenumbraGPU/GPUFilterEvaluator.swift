@@ -236,9 +236,20 @@ final class GPUFilterEvaluator {
 
     // MARK: Uploads, draws, readbacks
 
-    /// The part `rect` of a source bitmap (extent [0, 0, width, height]) as a texture.
+    /// The part `rect` of a source bitmap (extent [0, 0, width, height]) as a texture: copied on
+    /// the GPU from the image cache's texture of the very same bitmap when there is one (a kept
+    /// image read back for the chains that read it: GLKeptImages.swift), else uploaded.
     private func upload(_ bitmap: Bitmap, _ rect: PixelRect) throws -> GPUFilterImage {
         let surface = try lease.acquire(.color, width: rect.width, height: rect.height, "a filter source image")
+        if let cached = images.cachedTexture(of: bitmap) {
+            glCopyImageSubData(cached, glEnum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), 0, surface.name, glEnum(GL_TEXTURE_2D),
+                               0, 0, 0, 0, GLsizei(rect.width), GLsizei(rect.height), 1)
+            if glGetError() == glEnum(GL_NO_ERROR) {
+                images.sourceCopyBytes += rect.area * 4
+                return GPUFilterImage(surface: surface, rect: rect, owned: true)
+            }
+            for _ in 0..<8 where glGetError() == glEnum(GL_NO_ERROR) { break } // the other flags set, if any
+        }
         glBindTexture(glEnum(GL_TEXTURE_2D), surface.name)
         glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
         glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), GLint(bitmap.width))

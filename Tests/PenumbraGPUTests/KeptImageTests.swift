@@ -34,6 +34,9 @@ final class KeptImageTests: XCTestCase {
         let (keptBefore, readBefore, uploadsBefore) = (gpu.images.kept.kept, gpu.images.kept.readBackBytes, gpu.images.uploads)
         let onGPU = try Scene.decode(scene, baseDirectory: "/nonexistent", environment: .standard(renderingWith: gpu))
         let keptList = try onGPU.displayList()
+        // The chain's passes, the last GPU work of the lowering, take the badge from the texture
+        // its readback was adopted as: they upload less than its 60 x 40 pixels.
+        XCTAssertLessThan(gpu.lastFrameCounters.uploadBytes, 60 * 40 * 4, "the chain's source copied on the GPU")
         XCTAssertEqual(gpu.images.kept.kept - keptBefore, 2, "the badge and the chain, kept on the GPU")
         // The chain reads the badge as its input: the one readback, on this thread, adopted by
         // content so that the chain's passes upload nothing.
@@ -101,6 +104,23 @@ final class KeptImageTests: XCTestCase {
         XCTAssertFalse(expected == expectedBadge, "the comparison sees the chain's filter")
     }
 
+    /// A kept texture lives as long as its image: once the scene holding it is gone, the next
+    /// render deletes it.
+    func testAKeptTextureIsDeletedAfterItsImageIsGone() throws {
+        let gpu = try GPUTestSupport.renderer()
+        _ = try gpu.render(DisplayList(width: 4, height: 4, scale: 1, background: nil)) // collects what earlier tests left
+        let before = gpu.images.kept.count
+        do {
+            let decoded = try Scene.decode(scene, baseDirectory: "/nonexistent", environment: .standard(renderingWith: gpu))
+            let list = try decoded.displayList()
+            XCTAssertEqual(gpu.images.kept.count, before + 2, "the badge and the chain")
+            _ = try gpu.render(list)
+            XCTAssertEqual(gpu.images.kept.count, before + 2, "alive while the scene and its list are")
+        }
+        _ = try gpu.render(DisplayList(width: 4, height: 4, scale: 1, background: nil))
+        XCTAssertEqual(gpu.images.kept.count, before, "deleted at the next render")
+    }
+
     /// A mipmapped draw of a kept image samples a mip atlas the CPU builds from its pixels: the
     /// frame reads the image back before it plans (on the renderer's thread), and draws the
     /// CPU's bytes.
@@ -141,8 +161,9 @@ final class KeptImageTests: XCTestCase {
             let cpuList = try onCPU.displayList()
             _ = try gpu.render(cpuList)
             gpu.purgeCaches()
-            let readBefore = gpu.images.kept.readBackBytes
+            let (readBefore, copiedBefore) = (gpu.images.kept.readBackBytes, gpu.images.sourceCopyBytes)
             let keptList = try onGPU.displayList()
+            let copied = gpu.images.sourceCopyBytes - copiedBefore
             let kept = try gpu.render(keptList)
             let keptUploads = gpu.lastFrameCounters.uploadBytes
             let read = gpu.images.kept.readBackBytes - readBefore
@@ -151,7 +172,8 @@ final class KeptImageTests: XCTestCase {
             let uploaded = try gpu.render(cpuList)
             let allUploads = gpu.lastFrameCounters.uploadBytes
             print("kept images \(name): first frame uploads \(keptUploads) B kept, \(allUploads) B drawn by the CPU; "
-                  + "\(onGPU.deferredImages.pending.count) images drawn by the GPU, \(drawn) B, \(read) B of them read back")
+                  + "\(onGPU.deferredImages.pending.count) images drawn by the GPU, \(drawn) B, \(read) B of them read back, "
+                  + "\(copied) B of chain sources copied on the GPU")
             XCTAssertLessThan(keptUploads, allUploads, name)
             XCTAssertLessThanOrEqual(read, drawn, name)
             XCTAssertTrue(kept == uploaded, name)
