@@ -66,10 +66,7 @@ public struct NineSlice: Hashable, Sendable {
     }
 
     /// The pixels, made now if they are deferred.
-    @usableFromInline package var bitmap: Bitmap {
-        get { pixels.bitmap }
-        set { pixels = .held(newValue) }
-    }
+    @usableFromInline package var bitmap: Bitmap { pixels.bitmap }
 }
 
 /// One colour stop of a gradient.
